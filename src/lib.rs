@@ -1,1 +1,9 @@
+//! The server: HTTP and Socket.IO edges over the `actors` domain core.
 
+pub mod app;
+pub mod config;
+pub mod http;
+pub mod providers;
+pub mod seed;
+pub mod state;
+pub mod telemetry;

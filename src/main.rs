@@ -1,1 +1,71 @@
-fn main() {}
+//! pizza-order: serve the product, apply the schema, or load the demo chain.
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use pizza_order::app::{open_database, Application};
+use pizza_order::config::{default_config_dir, Settings};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "pizza-order",
+    version,
+    about = "The pizza chain's ordering system"
+)]
+struct Cli {
+    /// Folder holding default.toml and the environment files.
+    #[arg(long, global = true, env = "PIZZA_CONFIG_DIR")]
+    config_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// HTTP and Socket.IO on one port, serving the built app; migrates (and seeds an empty
+    /// embedded database) before it listens.
+    Serve {
+        /// Address to listen on, e.g. 127.0.0.1:8080.
+        #[arg(long)]
+        bind: Option<String>,
+        /// Where the embedded database lives.
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+    /// Apply the schema.
+    Migrate,
+    /// Load the demo chain: cities, stores, menu.
+    Seed,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let config_dir = cli.config_dir.unwrap_or_else(default_config_dir);
+    let mut settings = Settings::load(&config_dir).context("reading the configuration")?;
+    pizza_order::telemetry::init(&settings.log);
+    actix_web::rt::System::new().block_on(async move {
+        match cli.command {
+            Command::Serve { bind, data_dir } => {
+                if let Some(bind) = bind {
+                    settings.server.bind = bind;
+                }
+                if let Some(dir) = data_dir {
+                    settings.server.data_dir = dir;
+                }
+                let app = Application::build(settings, actors::clock::Clock::System).await?;
+                app.run_until_stopped().await?;
+            }
+            Command::Migrate => {
+                let db = open_database(&settings).await?;
+                db.migrate().await?;
+                tracing::info!("schema is up to date");
+            }
+            Command::Seed => {
+                let db = open_database(&settings).await?;
+                db.migrate().await?;
+                pizza_order::seed::run(&db).await?;
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,1 +1,6 @@
+pub mod cache;
+pub mod catalogue;
+pub mod clock;
+pub mod db;
 pub mod domain;
+pub mod providers;

@@ -385,3 +385,40 @@ pub struct Catalogue {
     /// Search hot words, both languages.
     pub hot_words: Vec<Bilingual>,
 }
+
+/// The virtual default store (code 88888), answered when the chain has no real default store,
+/// so the app can show a menu before any store is chosen. It takes no orders: no service
+/// methods, no delivery area. Placed at the given city's centre (the first city).
+pub fn virtual_store(city: Option<&City>) -> Store {
+    Store {
+        store_code: VIRTUAL_STORE_CODE.into(),
+        name: Bilingual {
+            cn: "请选择门店".into(),
+            en: "Choose a store".into(),
+        },
+        address: Bilingual::default(),
+        lat: city.map_or(31.2304, |c| c.lat),
+        lng: city.map_or(121.4737, |c| c.lng),
+        city_code: city.map(|c| c.city_code.clone()).unwrap_or_default(),
+        district_code: String::new(),
+        group_code: String::new(),
+        store_tel: String::new(),
+        standby_tel: None,
+        service_methods: Vec::new(),
+        delivery_time: DEFAULT_DELIVERY_TIME_MIN,
+        estimate_time: DEFAULT_ESTIMATE_TIME_MIN,
+        business_hours: Vec::new(),
+        delivery_area: Vec::new(),
+        status: StoreStatus::Open,
+        stop_store_notice: None,
+        business_notice: None,
+        service_notice: None,
+        book_enable: false,
+        book_days: 0,
+        default_book_time: None,
+        exclusion_day_list: Vec::new(),
+        delivery_fee: Fen::ZERO,
+        free_delivery_threshold: Fen::ZERO,
+        is_default: false,
+    }
+}

@@ -1,0 +1,3 @@
+//! Outside systems the domain talks to, as traits; implementations live in the server.
+
+pub mod maps;

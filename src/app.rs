@@ -1,0 +1,111 @@
+//! Wiring: build the application from settings, bind the listener (port 0 in tests) and run.
+
+use crate::config::Settings;
+use crate::http;
+use crate::state::AppState;
+use actix_web::dev::Server;
+use actix_web::{middleware, web, App, HttpServer};
+use actors::catalogue::CatalogueService;
+use actors::clock::Clock;
+use actors::db::catalogue::CatalogueRepo;
+use actors::db::Db;
+use anyhow::Context;
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+use tracing_actix_web::TracingLogger;
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    state: AppState,
+}
+
+impl Application {
+    /// Connects, migrates, seeds an empty embedded database, and binds the listener.
+    pub async fn build(settings: Settings, clock: Clock) -> anyhow::Result<Application> {
+        let db = open_database(&settings).await?;
+        db.migrate().await.context("applying migrations")?;
+        let repo = CatalogueRepo::new(db.clone());
+        if settings.is_embedded_database()
+            && settings.database.seed_when_empty
+            && repo.store_count().await? == 0
+        {
+            tracing::info!("empty embedded database: seeding the demo chain");
+            crate::seed::run(&db).await?;
+        }
+        let catalogue = CatalogueService::start(
+            repo,
+            Duration::from_secs(settings.catalogue.refresh_seconds),
+        )
+        .await
+        .context("loading the catalogue")?;
+        let snapshot = catalogue.get().await;
+        let maps = crate::providers::maps::default_provider(&snapshot.catalogue);
+        let state = AppState {
+            db,
+            catalogue: Arc::new(catalogue),
+            maps,
+            clock,
+        };
+
+        let listener = TcpListener::bind(&settings.server.bind)
+            .with_context(|| format!("binding {}", settings.server.bind))?;
+        let port = listener.local_addr()?.port();
+        let server = run(listener, state.clone(), &settings)?;
+        tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");
+        Ok(Application {
+            port,
+            server,
+            state,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
+    if settings.is_embedded_database() {
+        std::fs::create_dir_all(&settings.server.data_dir).with_context(|| {
+            format!(
+                "creating the data dir {}",
+                settings.server.data_dir.display()
+            )
+        })?;
+    }
+    let url = settings.database_url();
+    Db::connect(&url, settings.database.max_connections)
+        .await
+        .with_context(|| format!("connecting to {}", actors::db::redact(&url)))
+}
+
+fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::Result<Server> {
+    let static_dir = settings.server.static_dir.clone();
+    let data = web::Data::new(state);
+    let server = HttpServer::new(move || {
+        App::new()
+            .wrap(middleware::from_fn(http::context::request_id_header))
+            .wrap(TracingLogger::default())
+            .wrap(middleware::Compress::default())
+            .app_data(data.clone())
+            .app_data(http::extractor_errors::json_config())
+            .app_data(http::extractor_errors::query_config())
+            .app_data(http::extractor_errors::path_config())
+            .configure(|cfg| http::routes(cfg, &static_dir))
+    })
+    .workers(settings.server.workers.max(1))
+    .shutdown_timeout(5)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

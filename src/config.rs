@@ -1,0 +1,127 @@
+//! Layered configuration: config/default.toml, then config/<PIZZA_ENV>.toml, then environment
+//! variables (PIZZA__SECTION__KEY, plus DATABASE_URL and REDIS_URL). Passed in, never global,
+//! so tests can vary it.
+
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub redis: RedisSettings,
+    pub log: LogSettings,
+    pub catalogue: CatalogueSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerSettings {
+    pub bind: String,
+    pub data_dir: PathBuf,
+    pub static_dir: PathBuf,
+    pub workers: usize,
+}
+
+#[derive(Clone, Deserialize)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub max_connections: u32,
+    pub seed_when_empty: bool,
+}
+
+impl fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &actors::db::redact(&self.url))
+            .field("max_connections", &self.max_connections)
+            .field("seed_when_empty", &self.seed_when_empty)
+            .finish()
+    }
+}
+
+#[derive(Clone, Deserialize)]
+pub struct RedisSettings {
+    pub url: String,
+}
+
+impl fmt::Debug for RedisSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisSettings")
+            .field("url", &actors::db::redact(&self.url))
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LogSettings {
+    pub format: LogFormat,
+    pub filter: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Pretty,
+    Json,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CatalogueSettings {
+    pub refresh_seconds: u64,
+}
+
+impl Settings {
+    /// Reads the layers from `config_dir` for the environment named by PIZZA_ENV
+    /// (development when unset).
+    pub fn load(config_dir: &Path) -> Result<Settings, config::ConfigError> {
+        let env = std::env::var("PIZZA_ENV").unwrap_or_else(|_| "development".into());
+        Settings::load_env(config_dir, &env)
+    }
+
+    /// The layers for a named environment (tests ask for "test" without touching the process env).
+    pub fn load_env(config_dir: &Path, env: &str) -> Result<Settings, config::ConfigError> {
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from(config_dir.join("default.toml")))
+            .add_source(config::File::from(config_dir.join(format!("{env}.toml"))).required(false))
+            .add_source(
+                config::Environment::with_prefix("PIZZA")
+                    .prefix_separator("__")
+                    .separator("__"),
+            );
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            builder = builder.set_override("database.url", url)?;
+        }
+        if let Ok(url) = std::env::var("REDIS_URL") {
+            builder = builder.set_override("redis.url", url)?;
+        }
+        builder.build()?.try_deserialize()
+    }
+
+    /// The database url: the configured one, or the embedded SQLite file in the data dir.
+    pub fn database_url(&self) -> String {
+        if self.database.url.trim().is_empty() {
+            let path = self.server.data_dir.join("pizza.db");
+            format!("sqlite://{}?mode=rwc", path.display())
+        } else {
+            self.database.url.trim().to_string()
+        }
+    }
+
+    pub fn is_embedded_database(&self) -> bool {
+        self.database_url().starts_with("sqlite:")
+    }
+
+    pub fn redis_url(&self) -> Option<&str> {
+        Some(self.redis.url.trim()).filter(|u| !u.is_empty())
+    }
+}
+
+/// Where config/ is: beside the working directory, or beside the crate when run by cargo.
+pub fn default_config_dir() -> PathBuf {
+    let here = PathBuf::from("config");
+    if here.join("default.toml").exists() {
+        return here;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
+}

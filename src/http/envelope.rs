@@ -1,0 +1,58 @@
+//! The response envelope `{"errCode": "00", "errMsg": "", "data": …}` and the success reply.
+
+use actix_web::body::BoxBody;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, Responder};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope<T> {
+    /// "00" on success; see the error catalogue otherwise.
+    pub err_code: String,
+    /// Empty on success; in the request's language otherwise.
+    pub err_msg: String,
+    pub data: T,
+}
+
+/// A successful answer: the envelope with errCode "00", optionally cacheable by clients for
+/// the lifetimes of spec ordering §9.
+pub struct Reply<T> {
+    data: T,
+    max_age_seconds: Option<u32>,
+}
+
+impl<T: Serialize> Reply<T> {
+    pub fn new(data: T) -> Reply<T> {
+        Reply {
+            data,
+            max_age_seconds: None,
+        }
+    }
+
+    pub fn cached_for(mut self, seconds: u32) -> Reply<T> {
+        self.max_age_seconds = Some(seconds);
+        self
+    }
+}
+
+impl<T: Serialize> Responder for Reply<T> {
+    type Body = BoxBody;
+
+    fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
+        let cache = match self.max_age_seconds {
+            Some(s) => format!("public, max-age={s}"),
+            None => "no-store".to_string(),
+        };
+        HttpResponse::Ok()
+            .insert_header((header::CACHE_CONTROL, cache))
+            // The body is in the request's language.
+            .insert_header((header::VARY, "Accept-Language"))
+            .json(Envelope {
+                err_code: "00".into(),
+                err_msg: String::new(),
+                data: self.data,
+            })
+    }
+}

@@ -1,0 +1,234 @@
+//! The one error type of the HTTP layer. Every error a user can see maps here to an errCode,
+//! an HTTP status and a message in zh and en; the language is chosen per request.
+
+use super::context::current_lang;
+use super::envelope::Envelope;
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use actors::domain::lang::Lang;
+use std::borrow::Cow;
+use std::fmt;
+
+/// A user-facing text in both languages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    pub zh: Cow<'static, str>,
+    pub en: Cow<'static, str>,
+}
+
+impl Msg {
+    pub const fn fixed(zh: &'static str, en: &'static str) -> Msg {
+        Msg {
+            zh: Cow::Borrowed(zh),
+            en: Cow::Borrowed(en),
+        }
+    }
+
+    pub fn new(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Msg {
+        Msg {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
+    pub fn pick(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.en)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Input that does not parse or breaks a rule; says which and why.
+    #[error("bad input: {0}")]
+    BadInput(Msg),
+    #[error("unknown channel")]
+    UnknownChannel,
+    #[error("login required")]
+    LoginRequired,
+    #[error("session expired")]
+    SessionExpired,
+    #[error("illegal request")]
+    IllegalRequest,
+    #[error("forbidden")]
+    Forbidden,
+    #[error("not found: {0}")]
+    NotFound(Msg),
+    /// Store lookups answer errCode "02" (spec ordering §7), sometimes still with a list.
+    #[error("store lookup: {msg}")]
+    StoreLookup {
+        msg: Msg,
+        status: StatusCode,
+        data: Option<serde_json::Value>,
+    },
+    #[error("conflict: {0}")]
+    Conflict(Msg),
+    #[error("too frequent")]
+    TooFrequent,
+    #[error("service unavailable: {0}")]
+    Unavailable(Msg),
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn bad_input(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
+        ApiError::BadInput(Msg::new(zh, en))
+    }
+
+    pub fn not_found(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
+        ApiError::NotFound(Msg::new(zh, en))
+    }
+
+    pub fn internal(err: impl Into<anyhow::Error>) -> Self {
+        ApiError::Internal(err.into())
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadInput(_) | ApiError::UnknownChannel => "400",
+            ApiError::LoginRequired => "401",
+            ApiError::SessionExpired => "407",
+            ApiError::IllegalRequest => "400233",
+            ApiError::Forbidden => "403",
+            ApiError::NotFound(_) => "404",
+            ApiError::StoreLookup { .. } => "02",
+            ApiError::Conflict(_) => "409",
+            ApiError::TooFrequent => "429",
+            ApiError::Unavailable(_) => "503",
+            ApiError::Internal(_) => "500",
+        }
+    }
+
+    pub fn message(&self) -> Msg {
+        match self {
+            ApiError::BadInput(m)
+            | ApiError::NotFound(m)
+            | ApiError::Conflict(m)
+            | ApiError::Unavailable(m)
+            | ApiError::StoreLookup { msg: m, .. } => m.clone(),
+            ApiError::UnknownChannel => Msg::fixed(
+                "未知渠道，请检查 X-Channel-Id",
+                "Unknown channel: check the X-Channel-Id header",
+            ),
+            ApiError::LoginRequired => Msg::fixed("请先登录", "Please log in first"),
+            ApiError::SessionExpired => {
+                Msg::fixed("登录过期!", "Your session has expired, please log in again")
+            }
+            ApiError::IllegalRequest => Msg::fixed("非法请求", "Illegal request"),
+            ApiError::Forbidden => Msg::fixed("无权操作", "You are not allowed to do this"),
+            ApiError::TooFrequent => Msg::fixed(
+                "请求频繁，请稍后再试",
+                "Too many requests, please try again later",
+            ),
+            ApiError::Internal(_) => Msg::fixed(
+                "服务器异常，请稍后再试!",
+                "Server error, please try again later!",
+            ),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadInput(_) | ApiError::UnknownChannel | ApiError::IllegalRequest => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::LoginRequired | ApiError::SessionExpired => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::StoreLookup { status, .. } => *status,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooFrequent => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(err) = self {
+            // The cause goes to the log with the request span; the user gets the generic text.
+            tracing::error!(error = format!("{err:#}"), "internal error");
+        }
+        let data = match self {
+            ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
+            _ => serde_json::Value::Null,
+        };
+        let body = Envelope {
+            err_code: self.code().into(),
+            err_msg: self.message().pick(current_lang()).to_string(),
+            data,
+        };
+        HttpResponse::build(self.status_code())
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .json(body)
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Repository failures are internal unless a caller maps them to something better first.
+impl From<actors::db::DbError> for ApiError {
+    fn from(err: actors::db::DbError) -> Self {
+        ApiError::Internal(err.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_has_a_code_status_and_both_messages() {
+        let all = [
+            ApiError::bad_input("坏", "bad"),
+            ApiError::UnknownChannel,
+            ApiError::LoginRequired,
+            ApiError::SessionExpired,
+            ApiError::IllegalRequest,
+            ApiError::Forbidden,
+            ApiError::not_found("无", "none"),
+            ApiError::StoreLookup {
+                msg: Msg::fixed("未查询到门店", "No store found"),
+                status: StatusCode::NOT_FOUND,
+                data: None,
+            },
+            ApiError::Conflict(Msg::fixed("冲突", "conflict")),
+            ApiError::TooFrequent,
+            ApiError::Unavailable(Msg::fixed("不可用", "unavailable")),
+            ApiError::internal(anyhow::anyhow!("boom")),
+        ];
+        let expected = [
+            ("400", 400),
+            ("400", 400),
+            ("401", 401),
+            ("407", 401),
+            ("400233", 400),
+            ("403", 403),
+            ("404", 404),
+            ("02", 404),
+            ("409", 409),
+            ("429", 429),
+            ("503", 503),
+            ("500", 500),
+        ];
+        for (err, (code, status)) in all.iter().zip(expected) {
+            assert_eq!(err.code(), code, "{err:?}");
+            assert_eq!(err.status_code().as_u16(), status, "{err:?}");
+            let msg = err.message();
+            assert!(!msg.zh.is_empty() && !msg.en.is_empty(), "{err:?}");
+        }
+        assert_eq!(ApiError::SessionExpired.message().zh, "登录过期!");
+        assert_eq!(ApiError::IllegalRequest.message().zh, "非法请求");
+        assert_eq!(ApiError::TooFrequent.message().zh, "请求频繁，请稍后再试");
+    }
+}

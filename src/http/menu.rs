@@ -1,0 +1,235 @@
+//! The menu of a store for an order type and time (productNavList + productList), product
+//! detail (productInfo), product search and hot words.
+
+use super::context::Ctx;
+use super::dto::pick;
+use super::dto::product::{ProductCardDto, ProductDetailDto};
+use super::envelope::{Envelope, Reply};
+use super::error::{ApiError, ApiResult};
+use super::params;
+use super::stores::find_store;
+use crate::state::AppState;
+use actix_web::{get, web};
+use actors::catalogue::Snapshot;
+use actors::domain::catalog::{Store, StoreStatus};
+use actors::domain::effective::RuleContext;
+use actors::domain::{hours, menu};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct MenuQuery {
+    /// 0 delivery (default), 1 pickup, 2 dine-in.
+    order_type: Option<String>,
+    /// Epoch ms; default now. Time-limited products follow it.
+    order_time: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MenuCategoryDto {
+    pub category_code: String,
+    pub category_name: String,
+    #[serde(rename = "categoryNameEN")]
+    pub category_name_en: String,
+    #[serde(rename = "categoryNameCN")]
+    pub category_name_cn: String,
+    pub sort: i32,
+    pub products: Vec<ProductCardDto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MenuDto {
+    pub store_code: String,
+    pub order_type: u8,
+    pub order_time: i64,
+    /// open, busy or closed.
+    pub store_status: String,
+    /// Set when the store is temporarily closed: reselect a store.
+    pub stop_store_notice: Option<String>,
+    pub categories: Vec<MenuCategoryDto>,
+}
+
+/// The store's menu: hidden products, the gift category and empty categories are dropped;
+/// time-limited products appear only when date, time, weekday, store, store group and order
+/// type all match.
+#[utoipa::path(tag = "menu", params(("storeCode" = String, Path), MenuQuery),
+    responses((status = 200, body = inline(Envelope<MenuDto>)), (status = 400), (status = 404)))]
+#[get("/stores/{storeCode}/menu")]
+pub async fn store_menu(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    path: web::Path<String>,
+    query: web::Query<MenuQuery>,
+) -> ApiResult<Reply<MenuDto>> {
+    let code = params::code("storeCode", &path)?;
+    let order_type = params::order_type(query.order_type.as_deref())?;
+    let order_time = params::epoch_ms(
+        "orderTime",
+        query.order_time.as_deref(),
+        state.clock.now_ms(),
+    )?;
+    let snapshot = state.catalogue.get().await;
+    let store = find_store(&snapshot, &code)?;
+    let rules = rule_context(&store, order_type, order_time);
+    let categories = menu::build_menu(
+        &snapshot.catalogue.categories,
+        &snapshot.catalogue.products,
+        &rules,
+    )
+    .into_iter()
+    .map(|(category, products)| MenuCategoryDto {
+        category_code: category.category_code.clone(),
+        category_name: pick(&category.name, ctx.lang),
+        category_name_en: category.name.en.clone(),
+        category_name_cn: category.name.cn.clone(),
+        sort: category.sort,
+        products: products
+            .into_iter()
+            .map(|p| ProductCardDto::new(p, ctx.lang, false))
+            .collect(),
+    })
+    .collect();
+    Ok(Reply::new(MenuDto {
+        store_code: store.store_code.clone(),
+        order_type,
+        order_time,
+        store_status: match store.status {
+            StoreStatus::Open => "open",
+            StoreStatus::Busy => "busy",
+            StoreStatus::Closed => "closed",
+        }
+        .into(),
+        stop_store_notice: store.stop_store_notice.as_ref().map(|n| pick(n, ctx.lang)),
+        categories,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct ProductQuery {
+    /// Default: the chain's default store.
+    store_code: Option<String>,
+    order_type: Option<String>,
+    order_time: Option<String>,
+}
+
+/// One product with everything its page needs: sizes, crusts, flavours, sauces, toppings,
+/// combo rounds, style options. A product not on this store's menu now is 404.
+#[utoipa::path(tag = "menu", params(("productCode" = String, Path), ProductQuery),
+    responses((status = 200, body = inline(Envelope<ProductDetailDto>)), (status = 404)))]
+#[get("/products/{productCode}")]
+pub async fn product(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    path: web::Path<String>,
+    query: web::Query<ProductQuery>,
+) -> ApiResult<Reply<ProductDetailDto>> {
+    let code = params::code("productCode", &path)?;
+    let snapshot = state.catalogue.get().await;
+    let store = store_or_default(&snapshot, query.store_code.as_deref())?;
+    let order_type = params::order_type(query.order_type.as_deref())?;
+    let order_time = params::epoch_ms(
+        "orderTime",
+        query.order_time.as_deref(),
+        state.clock.now_ms(),
+    )?;
+    let rules = rule_context(&store, order_type, order_time);
+    let product = snapshot
+        .product(&code)
+        .filter(|p| menu::is_listed(p, snapshot.category(&p.category_code), &rules))
+        .ok_or_else(|| {
+            ApiError::not_found("商品不存在或已下架", "This product is not available")
+        })?;
+    Ok(Reply::new(ProductDetailDto::new(
+        product, &snapshot, ctx.lang, false,
+    )))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct SearchQuery {
+    store_code: Option<String>,
+    keyword: Option<String>,
+    order_type: Option<String>,
+}
+
+/// Products whose name, description or keywords contain the keyword (either language).
+#[utoipa::path(tag = "menu", params(SearchQuery),
+    responses((status = 200, body = inline(Envelope<Vec<ProductCardDto>>)), (status = 400)))]
+#[get("/products/search")]
+pub async fn search(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    query: web::Query<SearchQuery>,
+) -> ApiResult<Reply<Vec<ProductCardDto>>> {
+    let keyword = params::keyword(query.keyword.as_deref())?;
+    let order_type = params::order_type(query.order_type.as_deref())?;
+    let snapshot = state.catalogue.get().await;
+    let store = store_or_default(&snapshot, query.store_code.as_deref())?;
+    let rules = rule_context(&store, order_type, state.clock.now_ms());
+    let found = match keyword {
+        None => Vec::new(),
+        Some(k) => menu::search_products(
+            &snapshot.catalogue.products,
+            &snapshot.catalogue.categories,
+            &rules,
+            &k,
+        )
+        .into_iter()
+        .map(|p| ProductCardDto::new(p, ctx.lang, false))
+        .collect(),
+    };
+    Ok(Reply::new(found))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct HotWordsQuery {
+    store_code: Option<String>,
+}
+
+/// Suggested search words (searchHotWordsByStore), in the request's language.
+#[utoipa::path(tag = "menu", params(HotWordsQuery),
+    responses((status = 200, body = inline(Envelope<Vec<String>>))))]
+#[get("/products/hot-words")]
+pub async fn hot_words(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    query: web::Query<HotWordsQuery>,
+) -> ApiResult<Reply<Vec<String>>> {
+    let snapshot = state.catalogue.get().await;
+    // The store is checked so a bad code is reported; the chain shares one list today.
+    store_or_default(&snapshot, query.store_code.as_deref())?;
+    let words = snapshot
+        .catalogue
+        .hot_words
+        .iter()
+        .map(|w| pick(w, ctx.lang))
+        .collect();
+    Ok(Reply::new(words).cached_for(300))
+}
+
+fn store_or_default(snapshot: &Snapshot, code: Option<&str>) -> ApiResult<Store> {
+    match params::optional_code("storeCode", code)? {
+        Some(code) => find_store(snapshot, &code),
+        None => Ok(snapshot.default_store().cloned().unwrap_or_else(|| {
+            actors::domain::catalog::virtual_store(snapshot.catalogue.cities.first())
+        })),
+    }
+}
+
+fn rule_context(store: &Store, order_type: u8, order_time: i64) -> RuleContext<'_> {
+    RuleContext {
+        at: hours::china_time(order_time),
+        store_code: &store.store_code,
+        store_group: &store.group_code,
+        order_type,
+    }
+}

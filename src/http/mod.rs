@@ -1,0 +1,58 @@
+//! The HTTP edge. This file is the route map: the whole API at a glance.
+
+pub mod cities;
+pub mod context;
+pub mod dto;
+pub mod envelope;
+pub mod error;
+pub mod extractor_errors;
+pub mod geo;
+pub mod health;
+pub mod menu;
+pub mod openapi;
+pub mod params;
+pub mod static_files;
+pub mod stores;
+pub mod system;
+
+use actix_web::{middleware, web};
+use std::path::Path;
+use utoipa_swagger_ui::SwaggerUi;
+
+pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
+    cfg.service(health::live)
+        .service(health::ready)
+        .service(
+            SwaggerUi::new("/api-docs/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
+        )
+        .service(
+            web::scope("/api/v1")
+                .wrap(middleware::from_fn(context::request_context))
+                .service(system::time)
+                .service(system::page_switch)
+                // Literal store paths before /stores/{storeCode}.
+                .service(stores::default_store)
+                .service(stores::by_point)
+                .service(stores::nearby)
+                .service(stores::search)
+                .service(menu::store_menu)
+                .service(stores::by_code)
+                .service(cities::city_list)
+                .service(cities::districts)
+                .service(geo::ip)
+                .service(geo::regeo)
+                .service(geo::geocode)
+                .service(geo::places)
+                .service(geo::tips)
+                .service(menu::search)
+                .service(menu::hot_words)
+                .service(menu::product)
+                .default_service(web::to(|| async {
+                    Err::<actix_web::HttpResponse, _>(error::ApiError::not_found(
+                        "接口不存在",
+                        "No such endpoint",
+                    ))
+                })),
+        )
+        .service(static_files::service(static_dir));
+}

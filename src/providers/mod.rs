@@ -1,0 +1,3 @@
+//! Outside systems over HTTP: implementations of the provider traits in `actors::providers`.
+
+pub mod maps;

@@ -1,0 +1,88 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn an_unknown_channel_is_refused_in_both_languages() {
+    let app = spawn_app().await;
+    let zh = app
+        .get_with("/api/v1/cities", &[("X-Channel-Id", "7")])
+        .await;
+    zh.assert_error(400, "400");
+    assert!(zh.err_msg().contains("未知渠道"), "{}", zh.err_msg());
+    let en = app
+        .get_with(
+            "/api/v1/cities",
+            &[
+                ("X-Channel-Id", "web"),
+                ("Accept-Language", "en-US,en;q=0.9"),
+            ],
+        )
+        .await;
+    en.assert_error(400, "400");
+    assert!(en.err_msg().contains("Unknown channel"), "{}", en.err_msg());
+}
+
+#[tokio::test]
+async fn every_known_channel_is_accepted() {
+    let app = spawn_app().await;
+    for id in ["1", "2", "3", "4", "5", "9", "30", "31", "37", "46"] {
+        app.get_with("/api/v1/cities", &[("X-Channel-Id", id)])
+            .await
+            .assert_ok();
+    }
+}
+
+#[tokio::test]
+async fn unknown_api_paths_answer_the_envelope() {
+    let app = spawn_app().await;
+    let answer = app.get("/api/v1/no-such-thing").await;
+    answer.assert_error(404, "404");
+    let en = app.get_en("/api/v1/no-such-thing").await;
+    assert_eq!(en.err_msg(), "No such endpoint");
+}
+
+#[tokio::test]
+async fn bad_input_is_a_clear_error_in_the_envelope() {
+    let app = spawn_app().await;
+    let cases = [
+        "/api/v1/stores/SH%20001",
+        "/api/v1/stores/88888/menu?orderType=7",
+        "/api/v1/stores/88888/menu?orderTime=yesterday",
+        "/api/v1/cities/310100/districts?all=yes",
+        "/api/v1/stores/by-point?latitude=31.230416&longitude=121.473701&isBookOrder=2",
+        "/api/v1/geo/places?keyword=%E5%A4%96%E6%BB%A9&page=0",
+    ];
+    for path in cases {
+        let zh = app.get(path).await;
+        zh.assert_error(400, "400");
+        let en = app.get_en(path).await;
+        assert!(en.err_msg().is_ascii(), "{path}: {}", en.err_msg());
+    }
+    // A blank keyword is not an error: it finds nothing.
+    let blank = app.get("/api/v1/products/search?keyword=").await;
+    assert_eq!(blank.assert_ok().as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn client_routes_fall_back_to_the_app() {
+    let app = spawn_app().await;
+    for path in [
+        "/",
+        "/menu",
+        "/findStore?cityCode=310100",
+        "/product/search",
+    ] {
+        let res = app
+            .client
+            .get(format!("{}{}", app.address, path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert!(
+            res.text().await.unwrap().contains("<title>app</title>"),
+            "{path}"
+        );
+    }
+}

@@ -1,0 +1,234 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+
+use actors::clock::Clock;
+use pizza_order::app::Application;
+use pizza_order::config::Settings;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Monday 2026-11-23 12:00 China time: every demo store is open, lunch-only products are on.
+pub const MONDAY_NOON_MS: i64 = 1_795_406_400_000;
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub clock: Clock,
+    pub app_state: pizza_order::state::AppState,
+    static_dir: PathBuf,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Sqlite(PathBuf),
+    Postgres { admin_url: String, name: String },
+}
+
+/// Which database the suite runs on, named in test output.
+pub fn backend() -> &'static str {
+    if postgres_admin_url().is_some() {
+        "postgres"
+    } else {
+        "sqlite"
+    }
+}
+
+fn postgres_admin_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_at(MONDAY_NOON_MS).await
+}
+
+pub async fn spawn_app_at(now_ms: i64) -> TestApp {
+    let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
+    let mut settings = Settings::load_env(&config_dir, "test").expect("test settings");
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    // A stand-in for the built app, so the SPA fallback is tested without a frontend build.
+    let static_dir = std::env::temp_dir().join(format!("pizza-test-static-{id}"));
+    std::fs::create_dir_all(&static_dir).unwrap();
+    std::fs::write(
+        static_dir.join("index.html"),
+        "<!doctype html><title>app</title>",
+    )
+    .unwrap();
+    settings.server.static_dir = static_dir.clone();
+    let cleanup = match postgres_admin_url() {
+        Some(admin_url) => {
+            let name = format!("pizza_test_{id}");
+            create_postgres_database(&admin_url, &name).await;
+            settings.database.url = replace_database(&admin_url, &name);
+            Cleanup::Postgres { admin_url, name }
+        }
+        None => {
+            let dir = std::env::temp_dir().join(format!("pizza-test-{id}"));
+            settings.server.data_dir = dir.clone();
+            settings.database.url = String::new();
+            Cleanup::Sqlite(dir)
+        }
+    };
+    if matches!(cleanup, Cleanup::Postgres { .. }) {
+        // Production does not seed on start; the test does it the way an operator would.
+        let db = pizza_order::app::open_database(&settings)
+            .await
+            .expect("connect");
+        db.migrate().await.expect("migrate");
+        pizza_order::seed::run(&db).await.expect("seed");
+        db.close().await;
+    }
+    let clock = Clock::manual(now_ms);
+    let app = Application::build(settings, clock.clone())
+        .await
+        .expect("build app");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let app_state = app.state().clone();
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        clock,
+        app_state,
+        static_dir,
+        cleanup,
+    }
+}
+
+/// An answer: HTTP status, the parsed envelope, and headers.
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Answer {
+    pub fn err_code(&self) -> &str {
+        self.body["errCode"].as_str().unwrap_or("<none>")
+    }
+    pub fn err_msg(&self) -> &str {
+        self.body["errMsg"].as_str().unwrap_or("<none>")
+    }
+    pub fn data(&self) -> &Value {
+        &self.body["data"]
+    }
+    #[track_caller]
+    pub fn assert_ok(&self) -> &Value {
+        assert_eq!(
+            self.err_code(),
+            "00",
+            "expected success, got {} {}",
+            self.status,
+            self.body
+        );
+        assert_eq!(self.status, 200);
+        self.data()
+    }
+    #[track_caller]
+    pub fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!(
+            (self.status, self.err_code()),
+            (status, code),
+            "{}",
+            self.body
+        );
+        assert!(
+            !self.err_msg().is_empty(),
+            "error without a message: {}",
+            self.body
+        );
+    }
+}
+
+impl TestApp {
+    pub async fn get(&self, path: &str) -> Answer {
+        self.get_with(path, &[]).await
+    }
+
+    pub async fn get_en(&self, path: &str) -> Answer {
+        self.get_with(path, &[("Accept-Language", "en")]).await
+    }
+
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+        let mut req = self.client.get(format!("{}{}", self.address, path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let text = res.text().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Answer {
+            status,
+            body,
+            headers,
+        }
+    }
+}
+
+/// The demo chain as seeded, to find the stores and products with special roles.
+pub fn demo() -> actors::domain::catalog::Catalogue {
+    actors::domain::seed::demo_catalogue().unwrap()
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.static_dir);
+        match &self.cleanup {
+            Cleanup::Sqlite(dir) => {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+            Cleanup::Postgres { admin_url, name } => {
+                let (admin_url, name) = (admin_url.clone(), name.clone());
+                // Drop runs inside the test's runtime: use a thread with its own.
+                let _ = std::thread::spawn(move || {
+                    let rt = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .unwrap();
+                    rt.block_on(drop_postgres_database(&admin_url, &name));
+                })
+                .join();
+            }
+        }
+    }
+}
+
+fn replace_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (url, String::new()),
+    };
+    let cut = base
+        .rfind('/')
+        .filter(|&i| i > "postgres://".len())
+        .unwrap_or(base.len());
+    format!("{}/{}{}", &base[..cut], name, query)
+}
+
+async fn admin(admin_url: &str) -> sqlx::PgConnection {
+    use sqlx::Connection;
+    sqlx::PgConnection::connect(admin_url)
+        .await
+        .expect("connect to TEST_DATABASE_URL")
+}
+
+async fn create_postgres_database(admin_url: &str, name: &str) {
+    use sqlx::Executor;
+    let mut conn = admin(admin_url).await;
+    conn.execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+        .await
+        .expect("create database");
+}
+
+async fn drop_postgres_database(admin_url: &str, name: &str) {
+    use sqlx::Executor;
+    let mut conn = admin(admin_url).await;
+    let _ = conn
+        .execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
+        .await;
+}
