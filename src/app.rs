@@ -91,6 +91,7 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
 
 fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::Result<Server> {
     let static_dir = settings.server.static_dir.clone();
+    http::static_files::warn_if_missing(&static_dir);
     let data = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()

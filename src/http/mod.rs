@@ -54,5 +54,5 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                     ))
                 })),
         )
-        .service(static_files::service(static_dir));
+        .configure(|cfg| static_files::configure(cfg, static_dir));
 }

@@ -3,30 +3,49 @@
 use super::error::ApiError;
 use actix_files::{Files, NamedFile};
 use actix_web::dev::{fn_service, ServiceRequest, ServiceResponse};
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{web, HttpResponse, ResponseError};
 use std::path::{Path, PathBuf};
 
-pub fn service(static_dir: &Path) -> Files {
-    let index: PathBuf = static_dir.join("index.html");
-    Files::new("/", static_dir)
-        .index_file("index.html")
-        .default_handler(fn_service(move |req: ServiceRequest| {
-            let index = index.clone();
-            async move {
-                let (req, _) = req.into_parts();
-                let path = req.path();
-                // Unknown API paths stay errors in the envelope; everything else is a client route.
-                if path.starts_with("/api/") || path.starts_with("/sandbox/") {
-                    let res = ApiError::not_found("接口不存在", "No such endpoint").error_response();
-                    return Ok(ServiceResponse::new(req, res));
-                }
-                let res = match NamedFile::open_async(&index).await {
-                    Ok(file) => file.into_response(&req),
-                    Err(_) => HttpResponse::ServiceUnavailable()
-                        .content_type("text/plain; charset=utf-8")
-                        .body("The app is not built yet: run `make build` (npm run build in frontend/)."),
-                };
-                Ok(ServiceResponse::new(req, res))
-            }
-        }))
+const NOT_BUILT: &str = "The app is not built yet: run `make build-frontend` (npm run build in frontend/).";
+
+pub fn configure(cfg: &mut web::ServiceConfig, static_dir: &Path) {
+    let index = static_dir.join("index.html");
+    let fallback = fn_service(move |req: ServiceRequest| {
+        let index = index.clone();
+        async move {
+            let (req, _) = req.into_parts();
+            let res = fallback(&req, &index).await;
+            Ok(ServiceResponse::new(req, res))
+        }
+    });
+    if static_dir.is_dir() {
+        cfg.service(
+            Files::new("/", static_dir)
+                .index_file("index.html")
+                .default_handler(fallback),
+        );
+    } else {
+        cfg.default_service(fallback);
+    }
+}
+
+/// Where the app is not built, say so once at start rather than on every request.
+pub fn warn_if_missing(static_dir: &Path) {
+    if !static_dir.join("index.html").is_file() {
+        tracing::warn!(static_dir = %static_dir.display(), "{NOT_BUILT}");
+    }
+}
+
+async fn fallback(req: &actix_web::HttpRequest, index: &PathBuf) -> HttpResponse {
+    let path = req.path();
+    // Unknown API paths stay errors in the envelope; everything else is a client route.
+    if path.starts_with("/api/") || path.starts_with("/sandbox/") {
+        return ApiError::not_found("接口不存在", "No such endpoint").error_response();
+    }
+    match NamedFile::open_async(index).await {
+        Ok(file) => file.into_response(req),
+        Err(_) => HttpResponse::ServiceUnavailable()
+            .content_type("text/plain; charset=utf-8")
+            .body(NOT_BUILT),
+    }
 }
