@@ -4,6 +4,7 @@ pub mod app;
 pub mod config;
 pub mod http;
 pub mod providers;
+pub mod realtime;
 pub mod seed;
 pub mod state;
 pub mod telemetry;

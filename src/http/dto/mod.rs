@@ -9,10 +9,7 @@ pub mod store;
 use actors::domain::catalog::Bilingual;
 use actors::domain::lang::Lang;
 
+/// The text in the request's language, owned for a DTO (English falls back to Chinese).
 pub fn pick(text: &Bilingual, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => text.cn.clone(),
-        Lang::En if text.en.is_empty() => text.cn.clone(),
-        Lang::En => text.en.clone(),
-    }
+    lang.pick(text).to_string()
 }
