@@ -41,7 +41,8 @@ impl Application {
         .await
         .context("loading the catalogue")?;
         let snapshot = catalogue.get().await;
-        let maps = crate::providers::maps::default_provider(&snapshot.catalogue);
+        let maps = crate::providers::maps::provider(&snapshot.catalogue, settings.maps.as_ref())
+            .context("building the maps client")?;
         let state = AppState {
             db,
             catalogue: Arc::new(catalogue),

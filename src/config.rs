@@ -13,6 +13,9 @@ pub struct Settings {
     pub redis: RedisSettings,
     pub log: LogSettings,
     pub catalogue: CatalogueSettings,
+    /// AMap web service; without a key the offline gazetteer answers alone.
+    #[serde(default)]
+    pub maps: Option<crate::providers::maps::amap::AmapConfig>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

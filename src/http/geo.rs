@@ -14,8 +14,10 @@ use serde::Deserialize;
 use std::net::IpAddr;
 use utoipa::IntoParams;
 
-/// Spec ordering §9: ip-to-point and reverse geocode are cached 18000 s by clients too.
+/// Spec ordering §9: ip-to-point and reverse geocode are cached 18000 s by clients too,
+/// an answer from the fallback service only 600 s.
 const IP_SECONDS: u32 = 18_000;
+const FALLBACK_SECONDS: u32 = 600;
 
 /// Where the client is by its IP address (the sandbox gazetteer maps private ranges to the
 /// default city).
@@ -32,7 +34,12 @@ pub async fn ip(
         .ip_location(ip, ctx.lang)
         .await
         .map_err(maps_error)?;
-    Ok(Reply::new(info).cached_for(IP_SECONDS))
+    let seconds = if info.from_fallback {
+        FALLBACK_SECONDS
+    } else {
+        IP_SECONDS
+    };
+    Ok(Reply::new(info).cached_for(seconds))
 }
 
 /// The client's address: the first X-Forwarded-For hop when a proxy set it, else the peer.

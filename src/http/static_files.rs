@@ -6,7 +6,8 @@ use actix_web::dev::{fn_service, ServiceRequest, ServiceResponse};
 use actix_web::{web, HttpResponse, ResponseError};
 use std::path::{Path, PathBuf};
 
-const NOT_BUILT: &str = "The app is not built yet: run `make build-frontend` (npm run build in frontend/).";
+const NOT_BUILT: &str =
+    "The app is not built yet: run `make build-frontend` (npm run build in frontend/).";
 
 pub fn configure(cfg: &mut web::ServiceConfig, static_dir: &Path) {
     let index = static_dir.join("index.html");

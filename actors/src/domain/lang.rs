@@ -109,7 +109,13 @@ mod tests {
 
     #[test]
     fn serialises_lowercase() {
-        assert_eq!(serde_json::to_string(&Lang::En).ok().as_deref(), Some("\"en\""));
-        assert_eq!(serde_json::to_string(&Lang::Zh).ok().as_deref(), Some("\"zh\""));
+        assert_eq!(
+            serde_json::to_string(&Lang::En).ok().as_deref(),
+            Some("\"en\"")
+        );
+        assert_eq!(
+            serde_json::to_string(&Lang::Zh).ok().as_deref(),
+            Some("\"zh\"")
+        );
     }
 }

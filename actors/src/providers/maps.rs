@@ -231,7 +231,10 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
             Ok(info) => Ok(info),
             Err(err) => {
                 tracing::warn!(%err, "ip location: primary maps service failed, asking the fallback");
-                self.secondary.ip_location(ip, lang).await.map(mark_fallback)
+                self.secondary
+                    .ip_location(ip, lang)
+                    .await
+                    .map(mark_fallback)
             }
         }
     }
@@ -240,7 +243,10 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
         match self.primary.reverse_geocode(p, lang).await {
             Err(MapsError::Unavailable(detail)) => {
                 tracing::warn!(detail, "reverse geocode: primary maps service unavailable");
-                self.secondary.reverse_geocode(p, lang).await.map(mark_fallback)
+                self.secondary
+                    .reverse_geocode(p, lang)
+                    .await
+                    .map(mark_fallback)
             }
             other => other,
         }
@@ -299,7 +305,9 @@ type SearchKey = (String, Option<String>, Lang);
 fn search_key(text: &str, city: Option<&str>, lang: Lang) -> SearchKey {
     (
         text.trim().to_string(),
-        city.map(str::trim).filter(|c| !c.is_empty()).map(str::to_string),
+        city.map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string),
         lang,
     )
 }

@@ -696,7 +696,7 @@ mod tests {
         assert_eq!(info.address, "北京市");
         assert_eq!(info.location_type, LocationType::Ip);
         assert!((info.point.lng - 116.3975).abs() < 0.001);
-        assert!((info.point.lat - 39.9414).abs() < 0.001);
+        assert!((info.point.lat - 39.9389).abs() < 0.001);
 
         // AMap answers `[]` for addresses it does not know.
         assert_eq!(

@@ -5,9 +5,10 @@
 //! - IP location: the sandbox table [`SANDBOX_IP_TABLE`] for a few public ranges; every other
 //!   address (loopback, private, unknown) is in the default city: the city of the catalogue's
 //!   default store (else its first hot city, else its first city).
-//! - Reverse geocode: the nearest district centre names district and city; the nearest
-//!   landmark or store within 1000 m names the place; points of interest within 1000 m,
-//!   nearest first, at most 20. Outside China, or over 60 km from every city: NotFound.
+//! - Reverse geocode: the nearest landmark or store within 1000 m names the place; the
+//!   district is that place's own when it is within 500 m (its district is known), else the
+//!   one with the nearest centre, and the city is the district's; points of interest within
+//!   1000 m, nearest first, at most 20. Outside China, or over 60 km from every city: NotFound.
 //! - Geocode, place search, input tips: case-insensitive substring match over the names and
 //!   addresses, both languages, of landmarks, stores and districts; optionally within a city
 //!   (its code, or its cn or en name); 15 a page. Geocode also finds places whose name the
@@ -27,6 +28,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 /// Farther than this from every city centre is outside the gazetteer's world.
 pub const CITY_RADIUS_KM: f64 = 60.0;
+/// A named place this close lends the point its district (better than the nearest centre).
+pub const SAME_DISTRICT_M: f64 = 500.0;
 
 /// The sandbox's IP table: public test ranges located in a seeded city (network, prefix
 /// length, city code). Any other address is in the default city.
@@ -421,7 +424,7 @@ impl Gazetteer {
 /// "上海市黄浦区" / "Huangpu, Shanghai": a region's address text, the province left out when
 /// it is the city (municipalities) and in English.
 fn region_text(province: &Bilingual, city: &Bilingual, district: &Bilingual) -> Bilingual {
-    let province_cn = if province.cn == city.cn {
+    let province_cn = if city_key(&province.cn) == city_key(&city.cn) {
         ""
     } else {
         &province.cn
@@ -468,17 +471,6 @@ impl MapsProvider for Gazetteer {
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, c)| *c)
             .ok_or(MapsError::NotFound)?;
-        let district = self
-            .districts
-            .iter()
-            .filter(|d| near_cities.iter().any(|(_, c)| c.code == d.city_code))
-            .map(|d| (geo::distance_km(p, d.centre), d))
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, d)| d);
-        let city = district
-            .and_then(|d| self.city(&d.city_code))
-            .unwrap_or(nearest_city);
-
         let mut nearby: Vec<(f64, &Place)> = self
             .places
             .iter()
@@ -493,6 +485,22 @@ impl MapsProvider for Gazetteer {
         let named = nearby
             .iter()
             .find(|(_, place)| place.kind != Kind::District);
+
+        let district = named
+            .filter(|(d, _)| *d <= SAME_DISTRICT_M)
+            .and_then(|(_, place)| self.district_index.get(&place.district_code))
+            .map(|&i| &self.districts[i])
+            .or_else(|| {
+                self.districts
+                    .iter()
+                    .filter(|d| near_cities.iter().any(|(_, c)| c.code == d.city_code))
+                    .map(|d| (geo::distance_km(p, d.centre), d))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .map(|(_, d)| d)
+            });
+        let city = district
+            .and_then(|d| self.city(&d.city_code))
+            .unwrap_or(nearest_city);
 
         let district_name = district.map(|d| d.name.clone()).unwrap_or_default();
         let region = region_text(&city.province, &city.name, &district_name);
@@ -1095,6 +1103,85 @@ mod tests {
             .await
             .unwrap_or_default();
         assert!(nothing.is_empty());
+    }
+
+    #[tokio::test]
+    async fn demo_catalogue_places_locate_in_their_own_city() {
+        let Ok(demo) = actors::domain::seed::demo_catalogue() else {
+            panic!("the demo catalogue does not parse");
+        };
+        let g = Gazetteer::from_catalogue(&demo);
+        let default = g.ip_location(ip("127.0.0.1"), Lang::Zh).await;
+        assert!(
+            matches!(&default, Ok(i) if i.city_code == "310100"),
+            "{default:?}"
+        );
+        let beijing = g.ip_location(ip("1.202.0.1"), Lang::Zh).await;
+        assert!(matches!(&beijing, Ok(i) if i.city_code == "110100"));
+        let shenzhen = g.ip_location(ip("113.87.0.1"), Lang::Zh).await;
+        assert!(matches!(&shenzhen, Ok(i) if i.city_code == "440300"));
+
+        let mut checked = 0;
+        for l in LANDMARKS {
+            let p = LngLat {
+                lng: l.lng,
+                lat: l.lat,
+            };
+            let Ok(info) = g.reverse_geocode(p, Lang::Zh).await else {
+                panic!("{} not found", l.id);
+            };
+            assert_eq!(info.city_code, l.city_code, "{}", l.id);
+            assert!(info.pois.iter().any(|poi| poi.id == l.id), "{}", l.id);
+            assert!(
+                !info.address.is_empty() && !info.name.is_empty(),
+                "{}",
+                l.id
+            );
+            if g.district_index.contains_key(l.district_code) {
+                assert_eq!(info.district_code, l.district_code, "{}", l.id);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 30);
+        for s in &demo.stores {
+            let p = LngLat {
+                lng: s.lng,
+                lat: s.lat,
+            };
+            let Ok(info) = g.reverse_geocode(p, Lang::En).await else {
+                panic!("store {} not found", s.store_code);
+            };
+            assert_eq!(info.city_code, s.city_code, "{}", s.store_code);
+            assert_eq!(info.district_code, s.district_code, "{}", s.store_code);
+        }
+        let Ok(square) = g
+            .reverse_geocode(
+                LngLat {
+                    lng: 121.475164,
+                    lat: 31.228816,
+                },
+                Lang::Zh,
+            )
+            .await
+        else {
+            panic!("no regeo");
+        };
+        assert_eq!(
+            (square.name.as_str(), square.district.as_str()),
+            ("人民广场", "黄浦区")
+        );
+        assert_eq!(square.address, "上海市黄浦区人民大道120号");
+        let Ok(city_only) = g.ip_location(ip("127.0.0.1"), Lang::Zh).await else {
+            panic!("no ip location");
+        };
+        assert_eq!(city_only.address, "上海");
+        let found = g
+            .input_tips("三里屯", Some("北京"), Lang::Zh)
+            .await
+            .unwrap_or_default();
+        assert!(
+            found.iter().any(|p| p.kind == "landmark") && found.iter().any(|p| p.kind == "store")
+        );
     }
 
     #[tokio::test]

@@ -43,6 +43,8 @@ const fn lm(
 pub const SHANGHAI: &str = "310100";
 pub const BEIJING: &str = "110100";
 pub const SHENZHEN: &str = "440300";
+pub const GUANGZHOU: &str = "440100";
+pub const HANGZHOU: &str = "330100";
 
 pub const LANDMARKS: &[Landmark] = &[
     // Shanghai
@@ -456,6 +458,188 @@ pub const LANDMARKS: &[Landmark] = &[
         113.811300,
         22.639260,
     ),
+    // Guangzhou
+    lm(
+        "gz-canton-tower",
+        GUANGZHOU,
+        "440105",
+        ("广州塔", "Canton Tower"),
+        (
+            "广东省广州市海珠区阅江西路222号",
+            "222 Yuejiang West Road, Haizhu District, Guangzhou",
+        ),
+        113.324520,
+        23.106460,
+    ),
+    lm(
+        "gz-zhujiang-new-town",
+        GUANGZHOU,
+        "440106",
+        ("珠江新城", "Zhujiang New Town"),
+        (
+            "广东省广州市天河区珠江东路",
+            "Zhujiang East Road, Tianhe District, Guangzhou",
+        ),
+        113.321300,
+        23.119800,
+    ),
+    lm(
+        "gz-tianhe-sports-center",
+        GUANGZHOU,
+        "440106",
+        ("天河体育中心", "Tianhe Sports Center"),
+        (
+            "广东省广州市天河区天河路299号",
+            "299 Tianhe Road, Tianhe District, Guangzhou",
+        ),
+        113.324800,
+        23.139500,
+    ),
+    lm(
+        "gz-east-station",
+        GUANGZHOU,
+        "440106",
+        ("广州东站", "Guangzhou East Railway Station"),
+        (
+            "广东省广州市天河区林和中路",
+            "Linhe Middle Road, Tianhe District, Guangzhou",
+        ),
+        113.325000,
+        23.150600,
+    ),
+    lm(
+        "gz-beijing-road",
+        GUANGZHOU,
+        "440104",
+        ("北京路步行街", "Beijing Road Pedestrian Street"),
+        (
+            "广东省广州市越秀区北京路",
+            "Beijing Road, Yuexiu District, Guangzhou",
+        ),
+        113.269200,
+        23.125800,
+    ),
+    lm(
+        "gz-yuexiu-park",
+        GUANGZHOU,
+        "440104",
+        ("越秀公园", "Yuexiu Park"),
+        (
+            "广东省广州市越秀区解放北路988号",
+            "988 Jiefang North Road, Yuexiu District, Guangzhou",
+        ),
+        113.267300,
+        23.139400,
+    ),
+    lm(
+        "gz-shamian",
+        GUANGZHOU,
+        "440103",
+        ("沙面", "Shamian Island"),
+        (
+            "广东省广州市荔湾区沙面大街",
+            "Shamian Street, Liwan District, Guangzhou",
+        ),
+        113.243900,
+        23.107600,
+    ),
+    lm(
+        "gz-south-station",
+        GUANGZHOU,
+        "440113",
+        ("广州南站", "Guangzhou South Railway Station"),
+        (
+            "广东省广州市番禺区石壁街道",
+            "Shibi Subdistrict, Panyu District, Guangzhou",
+        ),
+        113.269000,
+        22.988700,
+    ),
+    // Hangzhou
+    lm(
+        "hz-west-lake",
+        HANGZHOU,
+        "330106",
+        ("西湖", "West Lake"),
+        (
+            "浙江省杭州市西湖区龙井路1号",
+            "1 Longjing Road, Xihu District, Hangzhou",
+        ),
+        120.141400,
+        30.242800,
+    ),
+    lm(
+        "hz-leifeng-pagoda",
+        HANGZHOU,
+        "330106",
+        ("雷峰塔", "Leifeng Pagoda"),
+        (
+            "浙江省杭州市西湖区南山路15号",
+            "15 Nanshan Road, Xihu District, Hangzhou",
+        ),
+        120.148800,
+        30.231300,
+    ),
+    lm(
+        "hz-lingyin-temple",
+        HANGZHOU,
+        "330106",
+        ("灵隐寺", "Lingyin Temple"),
+        (
+            "浙江省杭州市西湖区法云弄1号",
+            "1 Fayun Lane, Xihu District, Hangzhou",
+        ),
+        120.101000,
+        30.241200,
+    ),
+    lm(
+        "hz-wulin-square",
+        HANGZHOU,
+        "330105",
+        ("武林广场", "Wulin Square"),
+        (
+            "浙江省杭州市拱墅区武林广场",
+            "Wulin Square, Gongshu District, Hangzhou",
+        ),
+        120.164200,
+        30.276000,
+    ),
+    lm(
+        "hz-hefang-street",
+        HANGZHOU,
+        "330102",
+        ("河坊街", "Hefang Street"),
+        (
+            "浙江省杭州市上城区河坊街",
+            "Hefang Street, Shangcheng District, Hangzhou",
+        ),
+        120.170500,
+        30.242700,
+    ),
+    lm(
+        "hz-qianjiang-new-city",
+        HANGZHOU,
+        "330102",
+        ("钱江新城", "Qianjiang New City"),
+        (
+            "浙江省杭州市上城区富春路",
+            "Fuchun Road, Shangcheng District, Hangzhou",
+        ),
+        120.211400,
+        30.247300,
+    ),
+    lm(
+        "hz-east-station",
+        HANGZHOU,
+        "330102",
+        ("杭州东站", "Hangzhou East Railway Station"),
+        (
+            "浙江省杭州市上城区天城路1号",
+            "1 Tiancheng Road, Shangcheng District, Hangzhou",
+        ),
+        120.212600,
+        30.290800,
+    ),
 ];
 
 /// Names of the districts the landmarks lie in, for catalogues that do not list them:
@@ -478,6 +662,14 @@ pub const DISTRICT_NAMES: &[(&str, &str, &str)] = &[
     ("440305", "南山区", "Nanshan"),
     ("440306", "宝安区", "Bao'an"),
     ("440309", "龙华区", "Longhua"),
+    ("440103", "荔湾区", "Liwan"),
+    ("440104", "越秀区", "Yuexiu"),
+    ("440105", "海珠区", "Haizhu"),
+    ("440106", "天河区", "Tianhe"),
+    ("440113", "番禺区", "Panyu"),
+    ("330102", "上城区", "Shangcheng"),
+    ("330105", "拱墅区", "Gongshu"),
+    ("330106", "西湖区", "Xihu"),
 ];
 
 /// Province-level divisions by the first two digits of an adcode: (prefix, cn, en).
@@ -563,6 +755,8 @@ mod tests {
                 SHANGHAI => (121.4737, 31.2304),
                 BEIJING => (116.4074, 39.9042),
                 SHENZHEN => (114.0579, 22.5431),
+                GUANGZHOU => (113.2644, 23.1291),
+                HANGZHOU => (120.1551, 30.2741),
                 other => panic!("unknown city {other}"),
             };
             assert!(
@@ -571,9 +765,15 @@ mod tests {
                 l.id
             );
         }
-        for city in [SHANGHAI, BEIJING, SHENZHEN] {
+        for (city, least) in [
+            (SHANGHAI, 10),
+            (BEIJING, 10),
+            (SHENZHEN, 10),
+            (GUANGZHOU, 6),
+            (HANGZHOU, 6),
+        ] {
             let n = LANDMARKS.iter().filter(|l| l.city_code == city).count();
-            assert!((10..=15).contains(&n), "{city} has {n} landmarks");
+            assert!((least..=15).contains(&n), "{city} has {n} landmarks");
         }
     }
 
