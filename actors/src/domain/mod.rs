@@ -1,5 +1,6 @@
 //! Pure rules: plain types and functions, no I/O, unit-tested in place.
 
+pub mod address;
 pub mod catalog;
 pub mod channel;
 pub mod effective;
@@ -8,5 +9,8 @@ pub mod hours;
 pub mod lang;
 pub mod menu;
 pub mod money;
+pub mod phone;
+pub mod profile;
 pub mod seed;
 pub mod store_rules;
+pub mod validators;
