@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { sessionStore, storage } from '@/lib/storage';
+import { App } from './App';
+import './styles/global.css';
+
+// Expired local-storage entries are cleared on start-up (spec account §9).
+storage.sweepExpired();
+sessionStore.sweepExpired();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

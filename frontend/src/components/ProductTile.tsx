@@ -1,0 +1,48 @@
+import { useT } from '@/lib/i18n';
+import type { Fen } from '@/lib/money';
+import { Price } from './Price';
+import { PlusIcon } from './Icons';
+import './ProductTile.css';
+
+export interface ProductTileProps {
+  name: string;
+  description?: string;
+  image: string;
+  priceFen: Fen;
+  /** Show the price as "from" (pizzas with several sizes). */
+  fromPrice?: boolean;
+  soldOut?: boolean;
+  badge?: string | null;
+  onOpen: () => void;
+  testId?: string;
+}
+
+/** A product in a list (menu, search results). */
+export function ProductTile({ name, description, image, priceFen, fromPrice, soldOut, badge, onOpen, testId }: ProductTileProps) {
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className={`ptile${soldOut ? ' ptile--out' : ''}`}
+      onClick={onOpen}
+      data-testid={testId}
+      aria-label={name}
+    >
+      <span className="ptile__img">
+        <img src={image} alt="" loading="lazy" decoding="async" />
+        {soldOut && <span className="ptile__out">{t('common.soldOut')}</span>}
+        {badge && !soldOut && <span className="ptile__badge">{badge}</span>}
+      </span>
+      <span className="ptile__body">
+        <span className="ptile__name">{name}</span>
+        {description && <span className="ptile__desc">{description}</span>}
+        <span className="ptile__foot">
+          <Price fen={priceFen} from={fromPrice} size="sm" />
+          <span className="ptile__add" aria-hidden="true">
+            <PlusIcon />
+          </span>
+        </span>
+      </span>
+    </button>
+  );
+}

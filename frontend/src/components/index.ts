@@ -1,0 +1,10 @@
+export { Header, type HeaderProps } from './Header';
+export { Dialog, type DialogProps } from './Dialog';
+export { ToastHost, showToast, useToast } from './Toast';
+export { Loading, LoadingVariantProvider, type LoadingProps, type LoadingVariant } from './Loading';
+export { Price, type PriceProps } from './Price';
+export { Empty, type EmptyProps } from './Empty';
+export { Stepper, type StepperProps } from './Stepper';
+export { ProductTile, type ProductTileProps } from './ProductTile';
+export { LanguageSwitch } from './LanguageSwitch';
+export * from './Icons';

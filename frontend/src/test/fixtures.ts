@@ -1,0 +1,142 @@
+import type { City, District, Menu, ProductCard, ProductDetail, Store } from '@/types/api';
+
+export function makeStore(over: Partial<Store> = {}): Store {
+  return {
+    storeCode: 'SH001',
+    storeName: '人民广场旗舰店',
+    storeNameCN: '人民广场旗舰店',
+    storeNameEN: "People's Square Flagship",
+    storeAddress: '上海市黄浦区西藏中路236号1楼',
+    storeAddressCN: '上海市黄浦区西藏中路236号1楼',
+    storeAddressEN: '1F, 236 Middle Xizang Road',
+    lat: 31.231655,
+    lng: 121.476213,
+    point: { lng: 121.476213, lat: 31.231655 },
+    inRange: null,
+    distance: null,
+    areaPoints: [],
+    status: 'open',
+    isOpen: true,
+    storeTel: '021-63225180',
+    standbyTel: null,
+    cityCode: '310100',
+    cityName: '上海',
+    districtCode: '310101',
+    districtName: '黄浦区',
+    groupCode: 'FLAGSHIP',
+    deliveryTime: 30,
+    estimateTime: 15,
+    businessTimeZones: [{ start: '10:00', end: '23:59' }],
+    businessHours: '10:00:00-23:59:00',
+    businessHourListText: '10:00-23:59',
+    serviceMethods: [0, 1, 2],
+    serviceNotice: null,
+    businessNotice: null,
+    stopStoreNotice: null,
+    bookEnable: true,
+    bookDays: 3,
+    defaultBookTime: null,
+    exclusionDayList: [],
+    deliveryFee: 6,
+    freeDeliveryThreshold: 99,
+    isVirtual: false,
+    ...over,
+  };
+}
+
+export const virtualStore = makeStore({
+  storeCode: '88888',
+  storeName: '虚拟门店',
+  storeNameCN: '虚拟门店',
+  storeNameEN: 'Virtual store',
+  isVirtual: true,
+});
+
+export function makeCard(over: Partial<ProductCard> = {}): ProductCard {
+  return {
+    productCode: 'PZ001',
+    categoryCode: 'PIZZA',
+    productName: '超级至尊比萨',
+    productNameEN: 'Super Supreme Pizza',
+    description: '八种配料',
+    descriptionEN: 'Eight toppings',
+    sellingPrice: 69,
+    minSale: 1,
+    imageURL1: '/images/products/p-super-supreme.svg',
+    imageURL2: null,
+    productType: 1,
+    productSubType: 0,
+    recommendType: 1,
+    sort: 1,
+    soldOut: false,
+    ...over,
+  };
+}
+
+export function makeMenu(over: Partial<Menu> = {}): Menu {
+  return {
+    storeCode: 'SH001',
+    orderType: 0,
+    orderTime: 0,
+    storeStatus: 'open',
+    stopStoreNotice: null,
+    categories: [
+      { categoryCode: 'PIZZA', categoryName: '比萨', categoryNameEN: 'Pizzas', sort: 20, products: [makeCard()] },
+      {
+        categoryCode: 'DRINK',
+        categoryName: '饮品',
+        categoryNameEN: 'Drinks',
+        sort: 60,
+        products: [makeCard({ productCode: 'DR001', categoryCode: 'DRINK', productName: '可口可乐', productType: 0, sellingPrice: 8, soldOut: true })],
+      },
+      { categoryCode: 'EMPTY', categoryName: '空分类', categoryNameEN: 'Empty', sort: 70, products: [] },
+      {
+        categoryCode: 'GIFT',
+        categoryName: '赠品',
+        categoryNameEN: 'Gifts',
+        sort: 99,
+        products: [makeCard({ productCode: 'GF001', categoryCode: 'GIFT', productName: '生日蛋糕券', productType: 0, sellingPrice: 0 })],
+      },
+    ],
+    ...over,
+  };
+}
+
+export function makeProduct(over: Partial<ProductDetail> = {}): ProductDetail {
+  return {
+    ...makeCard(),
+    detailImageURLs: '/images/products/p-super-supreme.svg',
+    sizeList: [
+      { sizeCode: '9', sizeName: '9英寸', sizeNameEN: '9-inch', price: 69, isDefault: true },
+      { sizeCode: '12', sizeName: '12英寸', sizeNameEN: '12-inch', price: 89, isDefault: false },
+      { sizeCode: '14', sizeName: '14英寸', sizeNameEN: '14-inch', price: 109, isDefault: false },
+    ],
+    pastryList: [
+      { pastryCode: 'CLASSIC', pastryName: '经典手拍', pastryNameEN: 'Classic', extraPrice: 0, sizeCodes: [], isDefault: true },
+      { pastryCode: 'CHEESE', pastryName: '芝心', pastryNameEN: 'Cheese crust', extraPrice: 20, sizeCodes: ['12', '14'], isDefault: false },
+    ],
+    flavorList: [],
+    flavorCount: 0,
+    sauceList: [],
+    baseIngredientList: [{ code: 'B-HAM', name: '火腿', nameEN: 'Ham', price: 0, isDefault: true, maxQuantity: 1 }],
+    additionalIngredientList: [{ code: 'X-CHEESE', name: '芝士', nameEN: 'Extra cheese', price: 10, isDefault: false, maxQuantity: 2 }],
+    comboRounds: [],
+    styleOption: null,
+    detailPageShowNum: { size: 4, pastry: 4, sauces: 4, spec1: 4, spec2: 4 },
+    effectiveRule: null,
+    ...over,
+  };
+}
+
+export const cities: City[] = [
+  { cityCode: '310100', cityName: '上海', cityNameCN: '上海', cityNameEN: 'Shanghai', cityCharAt0: 'S', lat: 31.23, lng: 121.47, deliveryDisplay: true, hot: true },
+  { cityCode: '110100', cityName: '北京', cityNameCN: '北京', cityNameEN: 'Beijing', cityCharAt0: 'B', lat: 39.9, lng: 116.4, deliveryDisplay: true, hot: true },
+  { cityCode: '330100', cityName: '杭州', cityNameCN: '杭州', cityNameEN: 'Hangzhou', cityCharAt0: 'H', lat: 30.27, lng: 120.15, deliveryDisplay: true, hot: false },
+  { cityCode: '440300', cityName: '深圳', cityNameCN: '深圳', cityNameEN: 'Shenzhen', cityCharAt0: 'S', lat: 22.5, lng: 114.05, deliveryDisplay: true, hot: false },
+];
+
+export const districts: District[] = [
+  { cityCode: '310100', districtCode: '', districtName: '全部', districtNameEN: 'All' },
+  { cityCode: '310100', districtCode: '310101', districtName: '黄浦区', districtNameEN: 'Huangpu' },
+  { cityCode: '310100', districtCode: '310104', districtName: '徐汇区', districtNameEN: 'Xuhui' },
+];

@@ -1,0 +1,270 @@
+/**
+ * The server contract (docs: /api-docs, design API.md). Money is yuan as a number; times are epoch ms.
+ * Names, addresses and notices arrive in the request language in the unsuffixed fields.
+ */
+
+export type OrderType = 0 | 1 | 2;
+export const ORDER_TYPES: readonly OrderType[] = [0, 1, 2];
+
+export interface LngLat {
+  lng: number;
+  lat: number;
+}
+
+export interface ServiceNotice {
+  content: string;
+  /** 1 confirm dialog, 2 toast. */
+  popUpModel: number;
+  leftBtn: string | null;
+  rightBtn: string | null;
+}
+
+export interface TimeWindow {
+  start: string;
+  end: string;
+}
+
+export interface ExclusionDay {
+  startDate: string;
+  endDate: string;
+  startTime: string;
+  endTime: string;
+}
+
+export type StoreStatus = 'open' | 'busy' | 'closed';
+
+export interface Store {
+  storeCode: string;
+  storeName: string;
+  storeNameCN: string;
+  storeNameEN: string;
+  storeAddress: string;
+  storeAddressCN: string;
+  storeAddressEN: string;
+  lat: number;
+  lng: number;
+  point: LngLat;
+  inRange: boolean | null;
+  /** Kilometres, e.g. "1.25". */
+  distance: string | null;
+  areaPoints: [number, number][];
+  status: StoreStatus;
+  isOpen: boolean;
+  storeTel: string;
+  standbyTel: string | null;
+  cityCode: string;
+  cityName: string;
+  districtCode: string;
+  districtName: string;
+  groupCode: string;
+  deliveryTime: number;
+  estimateTime: number;
+  businessTimeZones: TimeWindow[];
+  businessHours: string;
+  businessHourListText: string;
+  /** Sorted: 0 delivery, 1 pickup, 2 dine-in. */
+  serviceMethods: number[];
+  serviceNotice: ServiceNotice | null;
+  businessNotice: string | null;
+  stopStoreNotice: string | null;
+  bookEnable: boolean;
+  bookDays: number;
+  defaultBookTime: string | null;
+  exclusionDayList: ExclusionDay[];
+  deliveryFee: number;
+  freeDeliveryThreshold: number;
+  isVirtual: boolean;
+}
+
+export interface City {
+  cityCode: string;
+  cityName: string;
+  cityNameCN: string;
+  cityNameEN: string;
+  cityCharAt0: string;
+  lat: number;
+  lng: number;
+  deliveryDisplay: boolean;
+  hot: boolean;
+}
+
+export interface District {
+  cityCode: string;
+  districtCode: string;
+  districtName: string;
+  districtNameEN: string;
+}
+
+export interface Poi {
+  id: string;
+  name: string;
+  address: string;
+  point: LngLat;
+  cityCode: string;
+  city: string;
+  district: string;
+  kind: string;
+  /** Metres from the asked point, when one was asked (the server may leave it out). */
+  distanceM?: number | null;
+}
+
+export type LocationType = 'gps' | 'ip' | 'defaultStore' | 'address';
+
+export interface LocationInfo {
+  point: LngLat;
+  name: string;
+  city: string;
+  cityCode: string;
+  district: string;
+  districtCode: string;
+  province: string;
+  street: string;
+  streetNumber: string;
+  address: string;
+  locationType: LocationType;
+  showName: string;
+  pois: Poi[];
+}
+
+export interface PlacePage {
+  items: Poi[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+/** 0 single, 1 pizza or multi-flavour, 2 combo, 7 juice, 9 two-flavour. */
+export type ProductType = 0 | 1 | 2 | 7 | 9;
+
+export interface ProductCard {
+  productCode: string;
+  categoryCode: string;
+  productName: string;
+  productNameEN: string;
+  description: string;
+  descriptionEN: string;
+  sellingPrice: number;
+  minSale: number;
+  imageURL1: string;
+  imageURL2: string | null;
+  productType: number;
+  productSubType: number;
+  recommendType: number;
+  sort: number;
+  soldOut: boolean;
+}
+
+export interface MenuCategory {
+  categoryCode: string;
+  categoryName: string;
+  categoryNameEN: string;
+  sort: number;
+  products: ProductCard[];
+}
+
+export interface Menu {
+  storeCode: string;
+  orderType: number;
+  orderTime: number;
+  storeStatus: string;
+  stopStoreNotice: string | null;
+  categories: MenuCategory[];
+}
+
+export interface SizeOption {
+  sizeCode: string;
+  sizeName: string;
+  sizeNameEN: string;
+  price: number;
+  isDefault: boolean;
+}
+
+export interface PastryOption {
+  pastryCode: string;
+  pastryName: string;
+  pastryNameEN: string;
+  extraPrice: number;
+  /** Empty means every size. */
+  sizeCodes: string[];
+  isDefault: boolean;
+}
+
+export interface FlavorOption {
+  flavorCode: string;
+  flavorName: string;
+  flavorNameEN: string;
+  imageURL: string;
+  prices: { sizeCode: string; price: number }[];
+}
+
+export interface Ingredient {
+  code: string;
+  name: string;
+  nameEN: string;
+  price: number;
+  isDefault: boolean;
+  maxQuantity: number;
+}
+
+export interface ComboChoice {
+  productCode: string;
+  productName: string;
+  productNameEN: string;
+  imageURL1: string;
+  addPrice: number;
+  isDefault: boolean;
+  sizeCode: string | null;
+}
+
+export interface ComboRound {
+  roundCode: string;
+  roundName: string;
+  roundNameEN: string;
+  chooseNum: number;
+  choices: ComboChoice[];
+}
+
+export interface StyleGroup {
+  title: string;
+  titleEn: string;
+  showType: number;
+  hidden: boolean;
+}
+
+export interface StyleOption {
+  size: StyleGroup | null;
+  pastry: StyleGroup | null;
+  sauces: StyleGroup | null;
+  spec1: StyleGroup | null;
+  spec2: StyleGroup | null;
+}
+
+export interface DetailPageShowNum {
+  size: number;
+  pastry: number;
+  sauces: number;
+  spec1: number;
+  spec2: number;
+}
+
+export interface ProductDetail extends ProductCard {
+  /** Semicolon separated. */
+  detailImageURLs: string;
+  sizeList: SizeOption[];
+  pastryList: PastryOption[];
+  flavorList: FlavorOption[];
+  flavorCount: number;
+  sauceList: Ingredient[];
+  baseIngredientList: Ingredient[];
+  additionalIngredientList: Ingredient[];
+  comboRounds: ComboRound[];
+  styleOption: StyleOption | null;
+  detailPageShowNum: DetailPageShowNum | null;
+  effectiveRule: unknown;
+}
+
+export interface PageSwitch {
+  grayPageList: string[];
+  use1i8n: boolean;
+  productSearch: boolean;
+}
