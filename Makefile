@@ -15,8 +15,11 @@ run: build-frontend
 build: build-frontend
 	$(CARGO) build --release --bin pizza-order
 
+# `npm install` rather than `npm ci`: the registry reachable here serves only the Linux builds of
+# some optional platform packages, so the lockfile cannot list every platform as `npm ci` demands.
+# `npm install` still installs exactly the locked versions.
 $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
-	cd $(FRONTEND) && npm ci --no-audit --no-fund
+	cd $(FRONTEND) && npm install --no-audit --no-fund
 	@touch $@
 
 build-frontend: $(FRONTEND)/node_modules/.package-lock.json

@@ -12,5 +12,6 @@ pub mod money;
 pub mod phone;
 pub mod profile;
 pub mod seed;
+pub mod smart_read;
 pub mod store_rules;
 pub mod validators;
