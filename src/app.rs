@@ -96,7 +96,7 @@ fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::R
     let data = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
-            .wrap(middleware::from_fn(http::context::request_id_header))
+            .wrap(middleware::from_fn(http::context::request_id_and_log))
             .wrap(TracingLogger::default())
             .wrap(middleware::Compress::default())
             .app_data(data.clone())

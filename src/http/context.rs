@@ -58,13 +58,20 @@ pub async fn request_context(
     .await
 }
 
-/// Echoes the request id (the one tracing puts on the request's span) as `X-Request-Id`.
-pub async fn request_id_header(
+/// Echoes the request id (the one tracing puts on the request's span) as `X-Request-Id`, and
+/// logs one line per request; it runs inside the request's span, so the line carries its fields.
+pub async fn request_id_and_log(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = req.extensions().get::<RequestId>().copied();
+    let started = std::time::Instant::now();
     let mut res = next.call(req).await?;
+    tracing::info!(
+        status = res.status().as_u16(),
+        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "request"
+    );
     if let Some(id) = id {
         if let Ok(value) = HeaderValue::from_str(&id.to_string()) {
             res.headers_mut()
