@@ -14,7 +14,8 @@ pub fn init(settings: &LogSettings) {
                 fmt::layer()
                     .json()
                     .flatten_event(true)
-                    .with_current_span(true),
+                    .with_current_span(true)
+                    .with_span_list(false),
             )
             .try_init(),
         LogFormat::Pretty => registry.with(fmt::layer().compact()).try_init(),
