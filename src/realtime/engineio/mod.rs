@@ -1,5 +1,22 @@
-//! Engine.IO v4: packets and the long-polling payload codec, transport-independent.
+//! Engine.IO v4: packets and the long-polling payload codec (transport-independent), the
+//! transports (long-polling, WebSocket) and sessions, and the server mounted on actix-web.
+//!
+//! The layer above sees the engine only through [`EngineHandler`] (called on connect,
+//! message, binary message and disconnect) and the [`EngineSocket`] handle it is given.
 
 pub mod base64;
+pub mod config;
+pub mod echo;
+pub mod handler;
 pub mod packet;
 pub mod payload;
+mod polling;
+pub mod server;
+mod session;
+mod websocket;
+
+pub use config::EngineConfig;
+pub use handler::{
+    DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid, TransportKind,
+};
+pub use server::{configure, EngineIo, RequestError};

@@ -1,0 +1,244 @@
+//! The seam between Engine.IO and the layer above it (Socket.IO): a handler trait the engine
+//! calls, and a socket handle the layer above uses to write back.
+
+use super::base64;
+use super::packet::Packet;
+use super::session::Session;
+use actix_web::http::header::HeaderMap;
+use actix_web::http::Uri;
+use std::borrow::Borrow;
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// What the engine tells the layer above. Called from the server's worker threads: keep each
+/// call short (hand long work to a task or an actor). Calls for one session are not
+/// concurrent with each other except `on_disconnect`, which may race a message being handled.
+pub trait EngineHandler: Send + Sync + 'static {
+    /// A session is open: its `open` packet is on its way to the client.
+    fn on_connect(&self, socket: EngineSocket);
+    /// A text message (packet type `4`) arrived.
+    fn on_message(&self, sid: &Sid, text: String);
+    /// A binary message arrived (a binary WebSocket frame, or `b<base64>` in a polling payload).
+    fn on_binary(&self, sid: &Sid, data: Vec<u8>);
+    /// The session is closed; called once, after it left the session table.
+    fn on_disconnect(&self, sid: &Sid, reason: DisconnectReason);
+}
+
+/// A session id: 20 characters of base64url, from 15 random bytes.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sid(Arc<str>);
+
+impl Sid {
+    /// A fresh random id.
+    pub(crate) fn random() -> Sid {
+        let bytes = uuid::Uuid::new_v4().into_bytes();
+        let id: String = base64::encode(&bytes[..15])
+            .chars()
+            .map(|c| match c {
+                '+' => '-',
+                '/' => '_',
+                other => other,
+            })
+            .collect();
+        Sid(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Sid {
+    fn from(value: &str) -> Self {
+        Sid(value.into())
+    }
+}
+
+impl Borrow<str> for Sid {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Sid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Sid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sid({})", self.0)
+    }
+}
+
+/// Why a session closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisconnectReason {
+    /// The connection went away: the WebSocket closed, or a pending poll was dropped.
+    TransportClose,
+    /// The client broke the transport's rules: overlapping polls or posts, a binary polling
+    /// body, a ping from the client, a WebSocket protocol error or an oversized message.
+    TransportError,
+    /// A packet or payload from the client could not be decoded.
+    ParseError,
+    /// No pong arrived within `ping_timeout` of a ping.
+    PingTimeout,
+    /// The client sent a `close` packet.
+    ClientClose,
+    /// The server closed the session ([`EngineSocket::close`] or [`super::EngineIo::close_all`]).
+    ServerClose,
+}
+
+impl DisconnectReason {
+    /// The reference server's name for the reason.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DisconnectReason::TransportClose => "transport close",
+            DisconnectReason::TransportError => "transport error",
+            DisconnectReason::ParseError => "parse error",
+            DisconnectReason::PingTimeout => "ping timeout",
+            DisconnectReason::ClientClose => "client close",
+            DisconnectReason::ServerClose => "server close",
+        }
+    }
+}
+
+/// The transport a session currently uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind {
+    Polling,
+    WebSocket,
+}
+
+impl TransportKind {
+    /// The name used in the `transport` query parameter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportKind::Polling => "polling",
+            TransportKind::WebSocket => "websocket",
+        }
+    }
+}
+
+/// One outgoing message, for [`EngineSocket::send_batch`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    Text(String),
+    Binary(Vec<u8>),
+}
+
+impl From<Message> for Packet {
+    fn from(message: Message) -> Packet {
+        match message {
+            Message::Text(text) => Packet::Message(text),
+            Message::Binary(data) => Packet::Binary(data),
+        }
+    }
+}
+
+/// The HTTP request that opened a session (the handshake poll, or the WebSocket upgrade).
+#[derive(Debug, Clone)]
+pub struct RequestInfo {
+    pub uri: Uri,
+    pub headers: HeaderMap,
+    pub peer_addr: Option<SocketAddr>,
+}
+
+/// A handle on one session, cheap to clone. Writes keep their order; writes to a closed
+/// session are dropped silently.
+#[derive(Clone)]
+pub struct EngineSocket {
+    session: Arc<Session>,
+}
+
+impl EngineSocket {
+    pub(crate) fn new(session: Arc<Session>) -> Self {
+        EngineSocket { session }
+    }
+
+    pub fn sid(&self) -> &Sid {
+        self.session.sid()
+    }
+
+    /// Sends a text message (packet `4`). Over polling, the text must not contain `\x1e`.
+    pub fn send_text(&self, text: String) {
+        self.session.send(vec![Packet::Message(text)]);
+    }
+
+    /// Sends a binary message (a binary frame, or `b<base64>` over polling).
+    pub fn send_binary(&self, data: Vec<u8>) {
+        self.session.send(vec![Packet::Binary(data)]);
+    }
+
+    /// Sends several messages with nothing from another writer in between (e.g. a Socket.IO
+    /// packet and its binary attachments).
+    pub fn send_batch(&self, messages: Vec<Message>) {
+        self.session
+            .send(messages.into_iter().map(Packet::from).collect());
+    }
+
+    /// Closes the session: what is already queued is still delivered, then the transport
+    /// closes and the handler's `on_disconnect` runs with [`DisconnectReason::ServerClose`].
+    /// `on_disconnect` may run before `close` returns, on this thread: do not hold a lock
+    /// that `on_disconnect` takes while calling it.
+    pub fn close(&self) {
+        self.session.server_close();
+    }
+
+    /// The transport in use now (it changes from polling to WebSocket on upgrade).
+    pub fn transport(&self) -> TransportKind {
+        self.session.transport()
+    }
+
+    /// Whether the session is still open (not closing or closed).
+    pub fn is_connected(&self) -> bool {
+        self.session.is_open()
+    }
+
+    /// The request that opened the session.
+    pub fn request(&self) -> &RequestInfo {
+        self.session.request()
+    }
+}
+
+impl fmt::Debug for EngineSocket {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EngineSocket")
+            .field("sid", self.sid())
+            .field("transport", &self.transport())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sids_are_20_base64url_characters_and_differ() {
+        let a = Sid::random();
+        let b = Sid::random();
+        assert_ne!(a, b);
+        for sid in [a, b] {
+            assert_eq!(sid.as_str().len(), 20, "{sid}");
+            assert!(sid
+                .as_str()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        }
+    }
+
+    #[test]
+    fn messages_become_data_packets() {
+        assert_eq!(
+            Packet::from(Message::Text("hi".into())),
+            Packet::Message("hi".into())
+        );
+        assert_eq!(
+            Packet::from(Message::Binary(vec![1])),
+            Packet::Binary(vec![1])
+        );
+    }
+}
