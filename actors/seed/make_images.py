@@ -9,7 +9,7 @@ It (re)writes
   frontend/public/images/products/p-<name>.svg   400x400, one per entry in PRODUCTS below,
                                                  each under 4 KB
   frontend/public/images/store.svg               the storefront shown in store lists
-  frontend/public/images/banner-{1,2,3}.svg      750x360 home-page banners (with text)
+  frontend/public/images/banner-{1,2,3}[-en].svg 750x360 home-page banners (with text, zh and en)
 
 Output is deterministic (topping positions are seeded by the file name), so rerunning
 changes nothing unless this script changes. To add a product image: add an entry to
@@ -605,7 +605,7 @@ def store_svg():
     return svg(body, "#E3F1FA", halo=False)
 
 
-def banner(title, subtitle, bg1, bg2, accent, pizza, extra=""):
+def banner(title, subtitle, bg1, bg2, accent, pizza, extra="", button="立即点餐 ›"):
     font = 'font-family="PingFang SC, Hiragino Sans GB, Microsoft YaHei, Noto Sans CJK SC, sans-serif"'
     defs = (f'<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{bg1}"/>'
             f'<stop offset="1" stop-color="{bg2}"/></linearGradient></defs>')
@@ -614,7 +614,7 @@ def banner(title, subtitle, bg1, bg2, accent, pizza, extra=""):
     text = (f'<text x="48" y="150" {font} font-size="42" font-weight="700" fill="#fff">{title}</text>'
             f'<text x="50" y="200" {font} font-size="24" fill="#fff" opacity=".92">{subtitle}</text>'
             f'<rect x="48" y="236" width="168" height="52" rx="26" fill="{accent}"/>'
-            f'<text x="132" y="270" {font} font-size="22" font-weight="700" fill="#fff" text-anchor="middle">立即点餐 ›</text>')
+            f'<text x="132" y="270" {font} font-size="22" font-weight="700" fill="#fff" text-anchor="middle">{button}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="750" height="360" viewBox="0 0 750 360">{defs}'
             f'<rect width="750" height="360" fill="url(#bg)"/>{deco}{pizza}{extra}{text}</svg>\n')
 
@@ -645,17 +645,23 @@ def main():
         write(OUT / "products" / f"p-{name}.svg", text)
         sizes.append((len(text.encode()), name))
     write(OUT / "store.svg", store_svg())
-    write(OUT / "banner-1.svg", banner("外送30分钟必达", "Hot &amp; fresh to your door in 30 minutes", "#E8503F", "#B02A20", "#F5A623",
-                                       PIZZA_SMALL("pepperoni", 630, 140, .55), scooter()))
-    write(OUT / "banner-2.svg", banner("双拼比萨 一次尝两种", "Half &amp; Half: two flavours, one pizza", "#F39C34", "#D9731A", "#C0392B",
-                                       PIZZA_SMALL("half-premium", 615, 180, .68)))
-    write(OUT / "banner-3.svg", banner("冬日限定 烤火鸡比萨", "Winter special: Festive Roast Turkey", "#2E7D4F", "#1B5E3A", "#C0392B",
-                                       PIZZA_SMALL("festive-turkey", 615, 180, .68),
-                                       '<g fill="#fff" opacity=".8">' + "".join(
-                                           f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y, r in
-                                           ((420, 40, 4), (470, 90, 3), (700, 40, 5), (720, 300, 3), (440, 320, 4), (300, 60, 3))) + "</g>"))
+    turkey_snow = '<g fill="#fff" opacity=".8">' + "".join(
+        f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y, r in
+        ((420, 40, 4), (470, 90, 3), (700, 40, 5), (720, 300, 3), (440, 320, 4), (300, 60, 3))) + "</g>"
+    # Each banner in Chinese (the default) and in English (-en), picked by the app's language.
+    banners = [
+        (("外送30分钟必达", "Hot &amp; fresh to your door in 30 minutes"), ("30-minute delivery", "Hot &amp; fresh to your door, or it's on us"),
+         ("#E8503F", "#B02A20", "#F5A623"), PIZZA_SMALL("pepperoni", 630, 140, .55), scooter()),
+        (("双拼比萨 一次尝两种", "Half &amp; Half: two flavours, one pizza"), ("Half &amp; Half", "Two flavours, one pizza"),
+         ("#F39C34", "#D9731A", "#C0392B"), PIZZA_SMALL("half-premium", 615, 180, .68), ""),
+        (("冬日限定 烤火鸡比萨", "Winter special: Festive Roast Turkey"), ("Winter special", "Festive Roast Turkey pizza"),
+         ("#2E7D4F", "#1B5E3A", "#C0392B"), PIZZA_SMALL("festive-turkey", 615, 180, .68), turkey_snow),
+    ]
+    for i, (zh, en, colours, pizza, extra) in enumerate(banners, start=1):
+        write(OUT / f"banner-{i}.svg", banner(*zh, *colours, pizza, extra))
+        write(OUT / f"banner-{i}-en.svg", banner(*en, *colours, pizza, extra, button="Order now ›"))
     biggest = max(sizes)
-    print(f"wrote {len(sizes)} product images (largest {biggest[1]}: {biggest[0]} bytes), store.svg, 3 banners to {OUT}")
+    print(f"wrote {len(sizes)} product images (largest {biggest[1]}: {biggest[0]} bytes), store.svg, 3 banners in zh and en to {OUT}")
     too_big = [f"{n} ({s} bytes)" for s, n in sizes if s > 4096]
     if too_big:
         raise SystemExit("over 4 KB: " + ", ".join(too_big))

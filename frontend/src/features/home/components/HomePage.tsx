@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Price } from '@/components/Price';
 import { BagIcon, ChevronRightIcon, MenuIcon, ScooterIcon, SearchIcon, StoreIcon } from '@/components/Icons';
-import { useLang, useT } from '@/lib/i18n';
+import { useLang, useT, type Lang } from '@/lib/i18n';
 import type { Store } from '@/types/api';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { NAV_ITEMS, type NavItem } from '../nav';
@@ -9,7 +9,11 @@ import { Carousel, type Slide } from './Carousel';
 import { SideNav } from './SideNav';
 import './HomePage.css';
 
-export const BANNERS = ['/images/banner-1.svg', '/images/banner-2.svg', '/images/banner-3.svg'];
+/** The home banners carry text, so each exists per language (`-en` for English). */
+export function bannerUrls(lang: Lang): string[] {
+  const suffix = lang === 'en' ? '-en' : '';
+  return [1, 2, 3].map((n) => `/images/banner-${n}${suffix}.svg`);
+}
 
 /** A product shown in the "popular" strip. */
 export interface HomePick {
@@ -54,7 +58,7 @@ export function HomePage({
   const t = useT();
   const lang = useLang();
   const [navOpen, setNavOpen] = useState(false);
-  const slides: Slide[] = BANNERS.map((src, i) => ({ src, alt: t('home.banner', { n: i + 1 }), onClick: () => onNavigate('/menu') }));
+  const slides: Slide[] = bannerUrls(lang).map((src, i) => ({ src, alt: t('home.banner', { n: i + 1 }), onClick: () => onNavigate('/menu') }));
   const realStore = store && !isVirtual ? store : null;
   const state = realStore ? storeState(realStore) : null;
   const canDeliver = !realStore || realStore.serviceMethods.includes(0);
