@@ -39,6 +39,7 @@ test-rust:
 # The same integration tests on PostgreSQL: a fresh database per test, dropped after.
 test-rust-postgres:
 	@if pg_isready -q -d "$(TEST_DATABASE_URL)" 2>/dev/null; then \
+		echo "integration tests on PostgreSQL"; \
 		TEST_DATABASE_URL="$(TEST_DATABASE_URL)" $(CARGO) test --test api; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "PostgreSQL is not reachable at $(TEST_DATABASE_URL) and is mandatory on CI" >&2; exit 1; \
