@@ -43,10 +43,27 @@ impl Application {
         let snapshot = catalogue.get().await;
         let maps = crate::providers::maps::provider(&snapshot.catalogue, settings.maps.as_ref())
             .context("building the maps client")?;
+        let sms = crate::providers::sms::provider(&settings.sms.provider, clock.clone())
+            .context("choosing the SMS provider")?;
+        if sms.outbox.is_some() && !settings.sms.allow_sandbox {
+            anyhow::bail!(
+                "the sandbox SMS provider would expose login codes at /api/v1/dev/sms-outbox; \
+                 configure a real provider, or set PIZZA__SMS__ALLOW_SANDBOX=true for a staging deployment"
+            );
+        }
+        if sms.outbox.is_some() && !settings.is_embedded_database() {
+            // Anyone can read login codes from the dev outbox: fine on a laptop, not in production.
+            tracing::warn!(
+                "the sandbox SMS provider is active: codes are readable at /api/v1/dev/sms-outbox"
+            );
+        }
         let state = AppState {
             db,
             catalogue: Arc::new(catalogue),
             maps,
+            sms: sms.provider,
+            sms_outbox: sms.outbox,
+            privacy_policy_updated_at: settings.privacy.policy_updated_at,
             clock,
         };
 

@@ -16,6 +16,41 @@ pub struct Settings {
     /// AMap web service; without a key the offline gazetteer answers alone.
     #[serde(default)]
     pub maps: Option<crate::providers::maps::amap::AmapConfig>,
+    pub privacy: PrivacySettings,
+    #[serde(default)]
+    pub sms: SmsSettings,
+}
+
+/// The personal-information protection policy in force.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct PrivacySettings {
+    /// When the policy last changed (epoch ms). It is also the version users agree to: an
+    /// agreement older than this must be given again.
+    pub policy_updated_at: i64,
+}
+
+/// Which SMS gateway sends codes. Only the sandbox exists yet: it keeps what it "sends" in
+/// memory and shows it at /api/v1/dev/sms-outbox.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub struct SmsSettings {
+    pub provider: String,
+    /// Whether the sandbox may run. Its outbox shows every login code over HTTP, so
+    /// production refuses it unless a staging deployment says so explicitly.
+    #[serde(default = "allow")]
+    pub allow_sandbox: bool,
+}
+
+fn allow() -> bool {
+    true
+}
+
+impl Default for SmsSettings {
+    fn default() -> SmsSettings {
+        SmsSettings {
+            provider: "sandbox".into(),
+            allow_sandbox: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -1,9 +1,17 @@
 //! The one shared context handed to every handler (actix app data).
 
+use crate::providers::sms::SandboxSms;
+use actors::accounts::passwords::LoginThrottle;
+use actors::accounts::sessions::Sessions;
+use actors::accounts::sms_codes::SmsCodes;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
+use actors::db::login_failures::LoginFailureRepo;
+use actors::db::sessions::SessionRepo;
+use actors::db::sms_codes::SmsCodeRepo;
 use actors::db::Db;
 use actors::providers::maps::MapsProvider;
+use actors::providers::sms::SmsProvider;
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -11,5 +19,25 @@ pub struct AppState {
     pub db: Db,
     pub catalogue: Arc<CatalogueService>,
     pub maps: Arc<dyn MapsProvider>,
+    pub sms: Arc<dyn SmsProvider>,
+    /// Set while the sandbox SMS provider is the one configured: the dev outbox reads it.
+    pub sms_outbox: Option<Arc<SandboxSms>>,
+    /// The privacy policy version in force (its update time, epoch ms).
+    pub privacy_policy_updated_at: i64,
     pub clock: Clock,
+}
+
+/// The account services are thin wrappers over the pool; built per request, they cost nothing.
+impl AppState {
+    pub fn sms_codes(&self) -> SmsCodes {
+        SmsCodes::new(SmsCodeRepo::new(self.db.clone()), self.sms.clone())
+    }
+
+    pub fn sessions(&self) -> Sessions {
+        Sessions::new(SessionRepo::new(self.db.clone()))
+    }
+
+    pub fn login_throttle(&self) -> LoginThrottle {
+        LoginThrottle::new(LoginFailureRepo::new(self.db.clone()))
+    }
 }

@@ -1,3 +1,4 @@
+pub mod accounts;
 pub mod cache;
 pub mod catalogue;
 pub mod clock;

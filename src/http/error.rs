@@ -45,11 +45,22 @@ impl fmt::Display for Msg {
     }
 }
 
+/// One field of a form that failed, for forms that show every error at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: &'static str,
+    pub msg: Msg,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// Input that does not parse or breaks a rule; says which and why.
     #[error("bad input: {0}")]
     BadInput(Msg),
+    /// Several form fields at once: errMsg is the first, data lists them all as
+    /// `[{field, message}]`. Never empty.
+    #[error("invalid fields: {0:?}")]
+    Invalid(Vec<FieldError>),
     #[error("unknown channel")]
     UnknownChannel,
     #[error("login required")]
@@ -73,6 +84,9 @@ pub enum ApiError {
     Conflict(Msg),
     #[error("too frequent")]
     TooFrequent,
+    /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
+    #[error("rate limited: {msg}")]
+    RateLimited { msg: Msg, retry_after_seconds: u64 },
     #[error("service unavailable: {0}")]
     Unavailable(Msg),
     #[error("internal error: {0:#}")]
@@ -88,13 +102,24 @@ impl ApiError {
         ApiError::NotFound(Msg::new(zh, en))
     }
 
+    /// The standard 429 text with the seconds left in it.
+    pub fn too_frequent_for(seconds: u64) -> Self {
+        ApiError::RateLimited {
+            msg: Msg::new(
+                format!("请求频繁，请稍后再试（{seconds}秒）"),
+                format!("Too many requests, please try again in {seconds} s"),
+            ),
+            retry_after_seconds: seconds,
+        }
+    }
+
     pub fn internal(err: impl Into<anyhow::Error>) -> Self {
         ApiError::Internal(err.into())
     }
 
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadInput(_) | ApiError::UnknownChannel => "400",
+            ApiError::BadInput(_) | ApiError::Invalid(_) | ApiError::UnknownChannel => "400",
             ApiError::LoginRequired => "401",
             ApiError::SessionExpired => "407",
             ApiError::IllegalRequest => "400233",
@@ -102,7 +127,7 @@ impl ApiError {
             ApiError::NotFound(_) => "404",
             ApiError::StoreLookup { .. } => "02",
             ApiError::Conflict(_) => "409",
-            ApiError::TooFrequent => "429",
+            ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::Unavailable(_) => "503",
             ApiError::Internal(_) => "500",
         }
@@ -114,7 +139,12 @@ impl ApiError {
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
             | ApiError::Unavailable(m)
-            | ApiError::StoreLookup { msg: m, .. } => m.clone(),
+            | ApiError::StoreLookup { msg: m, .. }
+            | ApiError::RateLimited { msg: m, .. } => m.clone(),
+            ApiError::Invalid(fields) => fields.first().map_or_else(
+                || Msg::fixed("请求内容不正确", "The request is not valid"),
+                |f| f.msg.clone(),
+            ),
             ApiError::UnknownChannel => Msg::fixed(
                 "未知渠道，请检查 X-Channel-Id",
                 "Unknown channel: check the X-Channel-Id header",
@@ -140,15 +170,16 @@ impl ApiError {
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::BadInput(_) | ApiError::UnknownChannel | ApiError::IllegalRequest => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadInput(_)
+            | ApiError::Invalid(_)
+            | ApiError::UnknownChannel
+            | ApiError::IllegalRequest => StatusCode::BAD_REQUEST,
             ApiError::LoginRequired | ApiError::SessionExpired => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::StoreLookup { status, .. } => *status,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooFrequent => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -159,18 +190,34 @@ impl ResponseError for ApiError {
             // The cause goes to the log with the request span; the user gets the generic text.
             tracing::error!(error = format!("{err:#}"), "internal error");
         }
+        let lang = current_lang();
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
+            ApiError::Invalid(fields) => fields
+                .iter()
+                .map(|f| serde_json::json!({"field": f.field, "message": f.msg.pick(lang)}))
+                .collect(),
+            ApiError::RateLimited {
+                retry_after_seconds,
+                ..
+            } => serde_json::json!({ "retryAfterSeconds": retry_after_seconds }),
             _ => serde_json::Value::Null,
         };
         let body = Envelope {
             err_code: self.code().into(),
-            err_msg: self.message().pick(current_lang()).to_string(),
+            err_msg: self.message().pick(lang).to_string(),
             data,
         };
-        HttpResponse::build(self.status_code())
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .json(body)
+        let mut res = HttpResponse::build(self.status_code());
+        res.insert_header((header::CACHE_CONTROL, "no-store"));
+        if let ApiError::RateLimited {
+            retry_after_seconds,
+            ..
+        } = self
+        {
+            res.insert_header((header::RETRY_AFTER, retry_after_seconds.to_string()));
+        }
+        res.json(body)
     }
 }
 
@@ -204,6 +251,11 @@ mod tests {
             },
             ApiError::Conflict(Msg::fixed("冲突", "conflict")),
             ApiError::TooFrequent,
+            ApiError::too_frequent_for(42),
+            ApiError::Invalid(vec![FieldError {
+                field: "name",
+                msg: Msg::fixed("姓名不能为空", "Name cannot be empty"),
+            }]),
             ApiError::Unavailable(Msg::fixed("不可用", "unavailable")),
             ApiError::internal(anyhow::anyhow!("boom")),
         ];
@@ -218,6 +270,8 @@ mod tests {
             ("02", 404),
             ("409", 409),
             ("429", 429),
+            ("429", 429),
+            ("400", 400),
             ("503", 503),
             ("500", 500),
         ];
@@ -230,5 +284,9 @@ mod tests {
         assert_eq!(ApiError::SessionExpired.message().zh, "登录过期!");
         assert_eq!(ApiError::IllegalRequest.message().zh, "非法请求");
         assert_eq!(ApiError::TooFrequent.message().zh, "请求频繁，请稍后再试");
+        assert_eq!(
+            ApiError::too_frequent_for(42).message().zh,
+            "请求频繁，请稍后再试（42秒）"
+        );
     }
 }

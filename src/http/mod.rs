@@ -1,16 +1,23 @@
 //! The HTTP edge. This file is the route map: the whole API at a glance.
 
+pub mod addresses;
+pub mod auth;
 pub mod cities;
+pub mod client_ip;
 pub mod context;
+pub mod credentials;
+pub mod dev;
 pub mod dto;
 pub mod envelope;
 pub mod error;
 pub mod extractor_errors;
 pub mod geo;
 pub mod health;
+pub mod me;
 pub mod menu;
 pub mod openapi;
 pub mod params;
+pub mod session;
 pub mod static_files;
 pub mod stores;
 pub mod system;
@@ -47,6 +54,29 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(menu::search)
                 .service(menu::hot_words)
                 .service(menu::product)
+                .service(auth::send_code)
+                .service(auth::register)
+                .service(auth::login)
+                .service(auth::login_sms)
+                .service(auth::logout)
+                .service(auth::reset_password)
+                .service(auth::change_password)
+                .service(me::get_me)
+                .service(me::patch_me)
+                .service(me::close_account)
+                .service(me::get_privacy)
+                .service(me::post_privacy)
+                .service(me::patch_marketing)
+                .service(me::post_recommendation)
+                // Literal address paths before /addresses/{id}.
+                .service(addresses::smart_paste)
+                .service(addresses::list)
+                .service(addresses::create)
+                .service(addresses::detail)
+                .service(addresses::update)
+                .service(addresses::remove)
+                .service(addresses::set_default)
+                .service(dev::sms_outbox)
                 .default_service(web::to(|| async {
                     Err::<actix_web::HttpResponse, _>(error::ApiError::not_found(
                         "接口不存在",

@@ -1,8 +1,9 @@
 //! The OpenAPI document of every endpoint, served at /api-docs/openapi.json with a browsable
 //! UI at /api-docs/.
 
-use super::{cities, geo, health, menu, stores, system};
-use utoipa::OpenApi;
+use super::{addresses, auth, cities, dev, geo, health, me, menu, stores, system};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -19,12 +20,37 @@ use utoipa::OpenApi;
         cities::city_list, cities::districts,
         geo::ip, geo::regeo, geo::geocode, geo::places, geo::tips,
         menu::store_menu, menu::product, menu::search, menu::hot_words,
+        auth::send_code, auth::register, auth::login, auth::login_sms, auth::logout,
+        auth::reset_password, auth::change_password,
+        me::get_me, me::patch_me, me::close_account, me::get_privacy, me::post_privacy,
+        me::patch_marketing, me::post_recommendation,
+        addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
+        addresses::set_default, addresses::smart_paste,
+        dev::sms_outbox,
     ),
+    modifiers(&BearerAuth),
     tags(
         (name = "system"), (name = "stores"), (name = "location"), (name = "menu"),
+        (name = "auth", description = "Sign-up and sign-in. Without a token a protected call is \
+            errCode 401; with an expired or logged-out token errCode 407 (登录过期!)."),
+        (name = "me"), (name = "addresses"),
+        (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]
 pub struct ApiDoc;
+
+/// `Authorization: Bearer <token>`, the token from login or registration.
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+    }
+}
 
 #[derive(OpenApi)]
 #[openapi(paths(health::live, health::ready))]

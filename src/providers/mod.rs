@@ -1,3 +1,4 @@
 //! Outside systems over HTTP: implementations of the provider traits in `actors::providers`.
 
 pub mod maps;
+pub mod sms;

@@ -144,6 +144,55 @@ impl Answer {
 }
 
 impl TestApp {
+    /// Any call: JSON body when given, `Authorization: Bearer` when a token is given.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.address, path));
+        if let Some(body) = body {
+            req = req.json(body);
+        }
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        answer(req.send().await.expect("request")).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value, token: Option<&str>) -> Answer {
+        self.call(reqwest::Method::POST, path, Some(body), token, &[])
+            .await
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value, token: Option<&str>) -> Answer {
+        self.call(reqwest::Method::PATCH, path, Some(body), token, &[])
+            .await
+    }
+
+    pub async fn put(&self, path: &str, body: &Value, token: Option<&str>) -> Answer {
+        self.call(reqwest::Method::PUT, path, Some(body), token, &[])
+            .await
+    }
+
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> Answer {
+        self.call(reqwest::Method::DELETE, path, None, token, &[])
+            .await
+    }
+
+    pub async fn get_auth(&self, path: &str, token: Option<&str>) -> Answer {
+        self.call(reqwest::Method::GET, path, None, token, &[])
+            .await
+    }
+
     pub async fn get(&self, path: &str) -> Answer {
         self.get_with(path, &[]).await
     }
@@ -157,16 +206,19 @@ impl TestApp {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        let res = req.send().await.expect("request");
-        let status = res.status().as_u16();
-        let headers = res.headers().clone();
-        let text = res.text().await.expect("body");
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Answer {
-            status,
-            body,
-            headers,
-        }
+        answer(req.send().await.expect("request")).await
+    }
+}
+
+async fn answer(res: reqwest::Response) -> Answer {
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    let text = res.text().await.expect("body");
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Answer {
+        status,
+        body,
+        headers,
     }
 }
 
@@ -231,4 +283,84 @@ async fn drop_postgres_database(admin_url: &str, name: &str) {
     let _ = conn
         .execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
         .await;
+}
+
+/// A password that passes the strength rules.
+pub const PASSWORD: &str = "Pizza2026ok";
+
+impl TestApp {
+    /// Asks for a code, from a client address of the phone's own (so tests that register a
+    /// few users stay clear of the per-address limit, which has its own test).
+    pub async fn send_code(&self, phone: &str, scene: &str) -> Answer {
+        let last: u8 = phone[phone.len() - 2..].parse().unwrap_or(0);
+        let ip = format!("198.51.100.{last}");
+        self.call(
+            reqwest::Method::POST,
+            "/api/v1/auth/sms-code",
+            Some(&serde_json::json!({"cellPhone": phone, "scene": scene})),
+            None,
+            &[("X-Forwarded-For", &ip)],
+        )
+        .await
+    }
+
+    /// What the sandbox "sent" to the phone, newest first, read like a client does.
+    pub async fn outbox(&self, phone: &str) -> Vec<String> {
+        let answer = self
+            .get(&format!("/api/v1/dev/sms-outbox?cellPhone={phone}"))
+            .await;
+        answer
+            .assert_ok()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// The code in the newest message to the phone.
+    pub async fn latest_code(&self, phone: &str) -> String {
+        let texts = self.outbox(phone).await;
+        code_in(texts.first().expect("a message in the outbox"))
+    }
+
+    /// Sends a fresh code (moving the clock past the resend cooldown first) and reads it.
+    pub async fn fresh_code(&self, phone: &str, scene: &str) -> String {
+        self.clock.advance_ms(61_000);
+        self.send_code(phone, scene).await.assert_ok();
+        self.latest_code(phone).await
+    }
+
+    /// Registers the phone with [`PASSWORD`] the way the app does; answers the token.
+    pub async fn register(&self, phone: &str) -> String {
+        let code = self.fresh_code(phone, "register").await;
+        let answer = self
+            .post(
+                "/api/v1/auth/register",
+                &serde_json::json!({"cellPhone": phone, "smsCode": code,
+                    "password": PASSWORD, "privacyAgreed": true}),
+                None,
+            )
+            .await;
+        answer.assert_ok()["token"].as_str().unwrap().to_string()
+    }
+
+    pub async fn login(&self, phone: &str, password: &str) -> Answer {
+        self.post(
+            "/api/v1/auth/login",
+            &serde_json::json!({"cellPhone": phone, "password": password}),
+            None,
+        )
+        .await
+    }
+}
+
+/// The first run of six digits in a message.
+pub fn code_in(text: &str) -> String {
+    let digits: Vec<char> = text.chars().collect();
+    digits
+        .windows(6)
+        .find(|w| w.iter().all(char::is_ascii_digit))
+        .map(|w| w.iter().collect())
+        .unwrap_or_else(|| panic!("no code in {text:?}"))
 }

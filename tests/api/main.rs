@@ -1,9 +1,13 @@
 //! Server integration tests: a real server on a random port, a real database (SQLite, or
 //! PostgreSQL when TEST_DATABASE_URL is set), real HTTP. One binary, modules by area.
 
+mod account_logs;
+mod accounts;
+mod addresses;
 mod envelope;
 mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod sms_codes;
 mod stores;

@@ -3,7 +3,13 @@
 //! Queries are written once with `$1, $2 …` placeholders in ascending order, which both
 //! drivers bind by number; columns are TEXT, BIGINT and DOUBLE so they decode alike on both.
 
+pub mod addresses;
 pub mod catalogue;
+pub mod consents;
+pub mod login_failures;
+pub mod sessions;
+pub mod sms_codes;
+pub mod users;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;

@@ -1,5 +1,6 @@
 //! Pure rules: plain types and functions, no I/O, unit-tested in place.
 
+pub mod account;
 pub mod address;
 pub mod catalog;
 pub mod channel;

@@ -2,6 +2,8 @@
 //! types in the request's language; the unsuffixed name fields are localised, the CN/EN
 //! suffixed ones carry both.
 
+pub mod account;
+pub mod address;
 pub mod geography;
 pub mod product;
 pub mod store;
