@@ -181,8 +181,11 @@ for (const lang of ['zh', 'en']) {
         await page.goto(server.base + '/menu');
         await page.getByTestId('menu-store').filter({ hasText: store.storeName }).waitFor();
 
-        // Unknown paths go home.
+        // Order submit needs login: a guest goes to /login. Unknown paths go home.
         await page.goto(server.base + '/order/submit');
+        await page.waitForURL(server.base + '/login');
+        await page.getByTestId('login-submit').waitFor();
+        await page.goto(server.base + '/no/such/page');
         await page.waitForURL(server.base + '/');
         await page.getByTestId('start-delivery').waitFor();
 

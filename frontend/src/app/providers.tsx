@@ -3,6 +3,9 @@ import { LoadingVariantProvider } from '@/components/Loading';
 import { useCurrentStore } from '@/features/store';
 import { useLang } from '@/lib/i18n';
 import { offersDelivery } from '@/utils/storeDisplay';
+import { wireApiSession } from './session';
+
+wireApiSession();
 
 /**
  * App-wide context: the document language, and the loading animation of the current store

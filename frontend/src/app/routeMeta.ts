@@ -13,5 +13,25 @@ export function routeMeta(pathname: string): RouteMeta {
   if (pathname === '/findStore') return { level: 2, title: 'store.title', pageCode: 'findStore' };
   if (pathname === '/product/search') return { level: 3, title: 'search.title', pageCode: 'search' };
   if (pathname.startsWith('/product/')) return { level: 3, title: 'menu.title', pageCode: 'productInfo' };
+  const account = ACCOUNT[pathname];
+  if (account) return account;
   return { level: 1, title: null, pageCode: '' };
 }
+
+const ACCOUNT: Record<string, RouteMeta> = {
+  '/login': { level: 2, title: 'account.login.title', pageCode: 'login' },
+  '/register': { level: 3, title: 'account.register.title', pageCode: 'register' },
+  '/resetPassword': { level: 3, title: 'account.reset.title', pageCode: 'resetPassword' },
+  '/system/privacyProtocol': { level: 4, title: 'privacy.title', pageCode: 'privacyProtocol' },
+  '/system/userProtocol': { level: 4, title: 'agreement.title', pageCode: 'userProtocol' },
+  '/my': { level: 2, title: 'my.title', pageCode: 'my' },
+  '/my/personalInfo': { level: 3, title: 'info.title', pageCode: 'personalInfo' },
+  '/my/personalInfo/updateUserInfo': { level: 4, title: 'info.updateTitle', pageCode: 'updateUserInfo' },
+  '/my/personalInfo/updatePassword': { level: 4, title: 'password.title', pageCode: 'updatePassword' },
+  '/my/personalInfo/cancellation': { level: 4, title: 'cancel.title', pageCode: 'cancellation' },
+  '/address': { level: 3, title: 'address.title', pageCode: 'address' },
+  '/address/select': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },
+  '/selectAddress': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },
+  '/address/add': { level: 4, title: 'address.addTitle', pageCode: 'addAddress' },
+  '/address/update': { level: 4, title: 'address.editTitle', pageCode: 'updateAddress' },
+};

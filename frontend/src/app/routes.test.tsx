@@ -238,11 +238,18 @@ describe('store notices', () => {
 });
 
 describe('routing and language', () => {
-  it('sends unknown paths and unbuilt screens home', async () => {
+  it('sends unknown paths home', async () => {
     api();
-    renderApp('/order/submit');
+    renderApp('/no/such/page');
     expect(await screen.findByTestId('start-delivery')).toBeInTheDocument();
     expect(pathNow()).toBe('/');
+  });
+
+  it('sends a visitor of order submit (login required) to /login', async () => {
+    api();
+    renderApp('/order/submit?from=cart');
+    expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
+    expect(pathNow()).toBe('/login');
   });
 
   it('switches to English from home and asks the server in English', async () => {

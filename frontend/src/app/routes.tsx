@@ -1,13 +1,29 @@
+import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import {
+  GuestOnly,
+  LoginPage,
+  PersonalInfoPage,
+  PolicyPage,
+  RegisterPage,
+  RequireLogin,
+  ResetPasswordPage,
+  UpdatePasswordPage,
+  UpdateUserInfoPage,
+} from '@/features/account';
 import { AppLayout } from './layout/AppLayout';
+import { AddressFormRoute, AddressListRoute, CancellationRoute, MyRoute } from './routes/AccountRoutes';
 import { FindStoreRoute } from './routes/FindStoreRoute';
 import { HomeRoute } from './routes/HomeRoute';
 import { MenuRoute } from './routes/MenuRoute';
 import { ProductRoute } from './routes/ProductRoute';
 import { SearchRoute } from './routes/SearchRoute';
 
+const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
+
 /**
- * The route table (spec ordering §2). Screens not built yet (checkout, orders, account…) and
+ * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
+ * the address book) go through RequireLogin. Screens not built yet (checkout, orders…) and
  * unknown paths go home.
  */
 export function AppRoutes() {
@@ -15,10 +31,32 @@ export function AppRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         <Route index element={<HomeRoute />} />
+        <Route path="index" element={<Navigate to="/" replace />} />
         <Route path="menu" element={<MenuRoute />} />
         <Route path="product/search" element={<SearchRoute />} />
         <Route path="product/:productCode" element={<ProductRoute />} />
         <Route path="findStore" element={<FindStoreRoute />} />
+
+        <Route path="login" element={<GuestOnly><LoginPage /></GuestOnly>} />
+        <Route path="register" element={<GuestOnly><RegisterPage /></GuestOnly>} />
+        <Route path="resetPassword" element={<ResetPasswordPage />} />
+        <Route path="system/privacyProtocol" element={<PolicyPage kind="privacy" />} />
+        <Route path="system/userProtocol" element={<PolicyPage kind="user" />} />
+
+        <Route path="my" element={guarded(<MyRoute />)} />
+        <Route path="my/personalInfo" element={guarded(<PersonalInfoPage />)} />
+        <Route path="my/personalInfo/updateUserInfo" element={guarded(<UpdateUserInfoPage />)} />
+        <Route path="my/personalInfo/updatePassword" element={guarded(<UpdatePasswordPage />)} />
+        <Route path="my/personalInfo/cancellation" element={guarded(<CancellationRoute />)} />
+
+        <Route path="address" element={guarded(<AddressListRoute mode="manage" />)} />
+        <Route path="address/select" element={guarded(<AddressListRoute mode="select" />)} />
+        <Route path="selectAddress" element={guarded(<AddressListRoute mode="select" />)} />
+        <Route path="address/add" element={guarded(<AddressFormRoute />)} />
+        <Route path="address/update" element={guarded(<AddressFormRoute />)} />
+
+        {/* Checkout is a later task: logged-in users go home for now. */}
+        <Route path="order/submit" element={guarded(<Navigate to="/" replace />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

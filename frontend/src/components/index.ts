@@ -8,3 +8,4 @@ export { Stepper, type StepperProps } from './Stepper';
 export { ProductTile, type ProductTileProps } from './ProductTile';
 export { LanguageSwitch } from './LanguageSwitch';
 export * from './Icons';
+export { FormField, FieldError, type FormFieldProps } from './FormField';

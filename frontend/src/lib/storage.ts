@@ -69,6 +69,17 @@ function makeStorage(kind: 'local' | 'session') {
         // ignore
       }
     },
+    /** Removes every entry of the app except the `keep` keys (a 407 clears local storage). */
+    clear(keep: string[] = []): void {
+      const store = backend(kind);
+      if (!store) return;
+      const keys: string[] = [];
+      for (let i = 0; i < store.length; i += 1) {
+        const k = store.key(i);
+        if (k?.startsWith(PREFIX) && !keep.includes(k.slice(PREFIX.length))) keys.push(k);
+      }
+      for (const k of keys) store.removeItem(k);
+    },
     /** Removes every expired entry; returns how many. */
     sweepExpired(): number {
       const store = backend(kind);

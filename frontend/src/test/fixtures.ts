@@ -1,4 +1,4 @@
-import type { City, District, Menu, ProductCard, ProductDetail, Store } from '@/types/api';
+import type { Address, City, District, Me, Menu, ProductCard, ProductDetail, Store } from '@/types/api';
 
 export function makeStore(over: Partial<Store> = {}): Store {
   return {
@@ -140,3 +140,50 @@ export const districts: District[] = [
   { cityCode: '310100', districtCode: '310101', districtName: '黄浦区', districtNameEN: 'Huangpu' },
   { cityCode: '310100', districtCode: '310104', districtName: '徐汇区', districtNameEN: 'Xuhui' },
 ];
+
+export function makeMe(over: Partial<Me> = {}): Me {
+  return {
+    id: 1,
+    userKey: 'k',
+    cellPhone: '139****5678',
+    name: null,
+    email: null,
+    gender: 0,
+    birthday: null,
+    defaultBirthday: '2011-11-22',
+    userKind: 'guest',
+    isLoyalty: false,
+    loyaltyLevel: null,
+    anonymousFlag: 0,
+    userfulPoint: 0,
+    addressId: null,
+    personalizedShowTag: false,
+    isPersonalizedAgree: false,
+    isRemindAgain: false,
+    hasPassword: true,
+    consentRequired: false,
+    createdAt: 0,
+    ...over,
+  };
+}
+
+
+export function makeAddress(over: Partial<Address> = {}): Address {
+  return {
+    id: 7,
+    name: '张三',
+    phone: '13812345678',
+    baseAddress: '上海市黄浦区西藏中路236号',
+    houseNumber: '5楼501',
+    lat: '31.231655',
+    lng: '121.476213',
+    cityName: '上海',
+    provinceName: null,
+    countyName: '黄浦区',
+    isDefault: false,
+    illegal: false,
+    hasScope: true,
+    updatedAt: 0,
+    ...over,
+  };
+}

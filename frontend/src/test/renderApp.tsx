@@ -3,6 +3,8 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '@/app/providers';
 import { AppRoutes } from '@/app/routes';
 import { useToast } from '@/components/Toast';
+import { resetAccount } from '@/features/account';
+import { resetSelectedAddress } from '@/features/address';
 import { resetLocation } from '@/features/location';
 import { forgetRefreshedStores, resetStoreSelection } from '@/features/store';
 import { clearApiCache } from '@/lib/api';
@@ -13,6 +15,8 @@ export function resetApp(): void {
   clearApiCache();
   resetStoreSelection();
   resetLocation();
+  resetAccount();
+  resetSelectedAddress();
   forgetRefreshedStores();
   useI18n.setState({ lang: 'zh' });
   useToast.getState().hide();

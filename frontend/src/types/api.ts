@@ -268,3 +268,99 @@ export interface PageSwitch {
   use1i8n: boolean;
   productSearch: boolean;
 }
+
+/** The member detail (GET /me, and `user` of every login). The phone arrives masked. */
+export interface Me {
+  id: number;
+  userKey: string;
+  cellPhone: string | null;
+  name: string | null;
+  email: string | null;
+  /** 0 unknown, 1 male, 2 female. */
+  gender: number;
+  birthday: string | null;
+  /** Where the birthday picker opens: 14 years ago. */
+  defaultBirthday: string;
+  userKind: 'guest' | 'authorised' | 'member' | string;
+  isLoyalty: boolean;
+  loyaltyLevel: number | null;
+  anonymousFlag: number;
+  /** Points; zero for non-members. */
+  userfulPoint: number;
+  addressId: number | null;
+  personalizedShowTag: boolean;
+  isPersonalizedAgree: boolean;
+  /** "Don't remind me again" ticked on the SMS-notification dialog. */
+  isRemindAgain: boolean;
+  hasPassword: boolean;
+  consentRequired: boolean;
+  createdAt: number;
+}
+
+export interface LoginReply {
+  token: string;
+  expiresAt: number;
+  newUser: boolean;
+  user: Me;
+}
+
+export interface SentCode {
+  expiresInSeconds: number;
+  resendAfterSeconds: number;
+}
+
+export type SmsScene = 'register' | 'login' | 'reset';
+
+export interface PrivacyState {
+  policyUpdatedAt: number;
+  agreedAt: number | null;
+  agreedVersion: number | null;
+  current: boolean;
+  refusedAt: number | null;
+}
+
+export interface MarketingSettings {
+  isPersonalizedAgree: boolean;
+  isRemindAgain: boolean;
+}
+
+/** An address of the address book (spec account §3). Coordinates are GCJ-02 text. */
+export interface Address {
+  id: number;
+  name: string;
+  phone: string;
+  baseAddress: string;
+  houseNumber: string;
+  lat: string;
+  lng: string;
+  cityName: string | null;
+  provinceName: string | null;
+  countyName: string | null;
+  isDefault: boolean;
+  /** The point must be picked again (latitude missing or too short). */
+  illegal: boolean;
+  /** Some store delivers there. */
+  hasScope: boolean;
+  updatedAt: number;
+}
+
+export interface AddressInput {
+  name: string;
+  phone: string;
+  baseAddress: string;
+  houseNumber: string;
+  lat: string;
+  lng: string;
+  cityName?: string | null;
+  provinceName?: string | null;
+  countyName?: string | null;
+  isDefault?: boolean;
+}
+
+/** What smart paste recognised; null where it found nothing. */
+export interface SmartRead {
+  name: string | null;
+  phone: string | null;
+  address: string | null;
+  houseNumber: string | null;
+}

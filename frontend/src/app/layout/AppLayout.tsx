@@ -1,9 +1,14 @@
 import { useEffect, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
-import { ToastHost } from '@/components/Toast';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { ToastHost, showToast } from '@/components/Toast';
+import { SessionDialogs, rememberRedirect, useAccount } from '@/features/account';
+import { resetSelectedAddress } from '@/features/address';
+import { resetStoreSelection } from '@/features/store';
+import { onAuthError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
 import { isGrayPage, usePageSwitch } from '../pageSwitch';
 import { routeMeta } from '../routeMeta';
+import { clearUserData } from '../session';
 
 /** The page column (10rem: the viewport on phones, 340 px centred on desktop), page slides by level. */
 export function AppLayout() {
@@ -30,11 +35,34 @@ export function AppLayout() {
     window.scrollTo(0, 0);
   }, [location.pathname]);
 
+  // 401: logged out, to /login. 407 (登录过期!): also local storage cleared, with the toast.
+  const navigate = useNavigate();
+  const here = useRef('');
+  here.current = `${location.pathname}${location.search}`;
+  useEffect(
+    () =>
+      onAuthError((e) => {
+        const wasIn = useAccount.getState().token !== null;
+        const { toLogin, toast } = useAccount.getState().authFailed(e.errCode, e.message);
+        if (toast) {
+          resetStoreSelection();
+          resetSelectedAddress();
+          showToast(toast, 2000);
+        } else if (wasIn) clearUserData();
+        if (toLogin && !here.current.startsWith('/login')) {
+          rememberRedirect(here.current);
+          void navigate('/login', { replace: true });
+        }
+      }),
+    [navigate],
+  );
+
   return (
     <div className="app-col">
       <div key={location.pathname} className={direction ? `page-enter-${direction}` : undefined}>
         <Outlet />
       </div>
+      <SessionDialogs onSignedOut={clearUserData} />
       <ToastHost />
     </div>
   );

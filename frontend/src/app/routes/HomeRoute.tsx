@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
+import { maskPhone, useAccount } from '@/features/account';
 import { HomePage, type HomePick } from '@/features/home';
 import { getMenu, visibleCategories } from '@/features/menu';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
@@ -11,8 +12,6 @@ import { toFen } from '@/lib/money';
 import type { OrderType } from '@/types/api';
 import { usePageSwitch } from '../pageSwitch';
 
-/** Everyone is a guest until the account feature exists. */
-const LOGGED_IN = false;
 const PICKS = 8;
 
 export function HomeRoute() {
@@ -22,6 +21,8 @@ export function HomeRoute() {
   const orderType = useStoreSelection((s) => s.orderType);
   const setOrderType = useStoreSelection((s) => s.setOrderType);
   const switches = usePageSwitch();
+  const loggedIn = useAccount((s) => s.token !== null);
+  const user = useAccount((s) => s.user);
   const chosen = source === 'scanned' || source === 'selected' || source === 'gps';
 
   // Popular products of the current (or default) store: recommended ones first.
@@ -55,7 +56,8 @@ export function HomeRoute() {
     <HomePage
       store={store}
       isVirtual={!chosen}
-      loggedIn={LOGGED_IN}
+      loggedIn={loggedIn}
+      userName={user?.name || maskPhone(user?.cellPhone)}
       onStart={start}
       onChooseStore={() => void navigate('/findStore')}
       onNavigate={(path) => void navigate(path)}

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useI18n } from '../i18n';
-import { apiGet, buildUrl, clearApiCache } from './client';
-import { ApiError, ERR } from './errors';
+import { addHeaderProvider, apiGet, apiPost, buildUrl, clearApiCache, onAuthError, setAuthTokenGetter } from './client';
+import { ApiError, ERR, fieldErrors, retryAfterSeconds } from './errors';
 
 function respond(status: number, body: unknown, raw = false) {
   return new Response(raw ? String(body) : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -123,5 +123,42 @@ describe('api client', () => {
     useI18n.setState({ lang: 'en' });
     await apiGet('/cities', { cacheMs: 1000 });
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('session hooks', () => {
+  afterEach(() => setAuthTokenGetter(null));
+
+  it('sends Authorization: Bearer only when a token exists, plus provided headers', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(respond(200, { errCode: '00', errMsg: '', data: null })));
+    await apiPost('/x');
+    expect((fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>).Authorization).toBeUndefined();
+    setAuthTokenGetter(() => 'abc');
+    const remove = addHeaderProvider(() => ({ 'X-Selected-Address-Id': '7', 'X-Empty': null }));
+    await apiPost('/x');
+    const headers = fetchMock.mock.calls[1]?.[1]?.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('Bearer abc');
+    expect(headers['X-Selected-Address-Id']).toBe('7');
+    expect('X-Empty' in headers).toBe(false);
+    remove();
+  });
+
+  it('tells the listeners about 401 and 407, not about other errors', async () => {
+    const heard: string[] = [];
+    const off = onAuthError((e) => heard.push(e.errCode));
+    fetchMock.mockResolvedValueOnce(respond(401, { errCode: '407', errMsg: 'x', data: null }));
+    await failure(apiPost('/a'));
+    fetchMock.mockResolvedValueOnce(respond(401, { errCode: '401', errMsg: '', data: null }));
+    await failure(apiPost('/b'));
+    fetchMock.mockResolvedValueOnce(respond(400, { errCode: '400', errMsg: 'bad', data: [{ field: 'name', message: '联系人不能为空' }] }));
+    const bad = await failure(apiPost('/c'));
+    off();
+    expect(heard).toEqual(['407', '401']);
+    expect(fieldErrors(bad)).toEqual({ name: '联系人不能为空' });
+  });
+
+  it('reads retryAfterSeconds of a 429', async () => {
+    fetchMock.mockResolvedValueOnce(respond(429, { errCode: '429', errMsg: '请求频繁', data: { retryAfterSeconds: 42 } }));
+    expect(retryAfterSeconds(await failure(apiPost('/auth/sms-code')))).toBe(42);
   });
 });

@@ -12,6 +12,35 @@ export const CHANNEL_ID = '2';
 export const CLIENT_VERSION = '3.1.0';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * Session hooks set by the app layer (lib knows no feature): where the bearer token comes from,
+ * extra headers computed per request (e.g. the selected address), and who hears about 401 / 407.
+ */
+type TokenGetter = () => string | null | undefined;
+type HeaderProvider = () => Record<string, string | null | undefined>;
+type AuthErrorListener = (error: ApiError) => void;
+
+let tokenGetter: TokenGetter = () => null;
+const headerProviders = new Set<HeaderProvider>();
+const authListeners = new Set<AuthErrorListener>();
+
+/** `Authorization: Bearer <token>` is sent whenever the getter answers a token. */
+export function setAuthTokenGetter(getter: TokenGetter | null): void {
+  tokenGetter = getter ?? (() => null);
+}
+
+/** Adds headers to every request (a null or empty value leaves the header out); returns the remover. */
+export function addHeaderProvider(provider: HeaderProvider): () => void {
+  headerProviders.add(provider);
+  return () => headerProviders.delete(provider);
+}
+
+/** Called with every 401 / 407 failure of a request that sent a token or needs one; returns the remover. */
+export function onAuthError(listener: AuthErrorListener): () => void {
+  authListeners.add(listener);
+  return () => authListeners.delete(listener);
+}
+
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
 
@@ -103,8 +132,13 @@ async function send<T>(method: string, path: string, opts: RequestOptions): Prom
     'Accept-Language': lang,
     'X-Channel-Id': CHANNEL_ID,
     'X-Client-Version': CLIENT_VERSION,
-    ...opts.headers,
   };
+  for (const provider of headerProviders) {
+    for (const [k, v] of Object.entries(provider())) if (v) headers[k] = v;
+  }
+  const token = tokenGetter();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  Object.assign(headers, opts.headers);
   let body: string | undefined;
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -120,7 +154,12 @@ async function send<T>(method: string, path: string, opts: RequestOptions): Prom
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  return readEnvelope<T>(res);
+  try {
+    return await readEnvelope<T>(res);
+  } catch (e) {
+    if (e instanceof ApiError && e.isAuth) for (const listener of authListeners) listener(e);
+    throw e;
+  }
 }
 
 export function apiGet<T>(path: string, opts: RequestOptions = {}): Promise<T> {
@@ -147,4 +186,16 @@ function remember<T>(key: string, opts: RequestOptions, data: T): T {
 
 export function apiPost<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   return send<T>('POST', path, { ...opts, body });
+}
+
+export function apiPut<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  return send<T>('PUT', path, { ...opts, body });
+}
+
+export function apiPatch<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  return send<T>('PATCH', path, { ...opts, body });
+}
+
+export function apiDelete<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  return send<T>('DELETE', path, opts);
 }

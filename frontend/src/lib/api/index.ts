@@ -1,3 +1,17 @@
-export { apiGet, apiPost, buildUrl, clearApiCache, readEnvelope, API_BASE, CHANNEL_ID } from './client';
+export {
+  apiGet,
+  apiPost,
+  apiPut,
+  apiPatch,
+  apiDelete,
+  buildUrl,
+  clearApiCache,
+  readEnvelope,
+  setAuthTokenGetter,
+  addHeaderProvider,
+  onAuthError,
+  API_BASE,
+  CHANNEL_ID,
+} from './client';
 export type { Query, RequestOptions } from './client';
-export { ApiError, ERR, isApiError, statusMessageKey } from './errors';
+export { ApiError, ERR, isApiError, statusMessageKey, fieldErrors, retryAfterSeconds } from './errors';

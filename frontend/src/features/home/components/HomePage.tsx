@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Price } from '@/components/Price';
-import { BagIcon, ChevronRightIcon, MenuIcon, ScooterIcon, SearchIcon, StoreIcon } from '@/components/Icons';
+import { BagIcon, ChevronRightIcon, MenuIcon, ScooterIcon, SearchIcon, StoreIcon, UserIcon } from '@/components/Icons';
 import { useLang, useT, type Lang } from '@/lib/i18n';
 import type { Store } from '@/types/api';
 import { storeName, storeState } from '@/utils/storeDisplay';
@@ -29,6 +29,8 @@ export interface HomePageProps {
   store: Store | null;
   isVirtual: boolean;
   loggedIn: boolean;
+  /** The logged-in user's display name. */
+  userName?: string | null;
   /** Delivery (0) or pickup (1) chosen on the start card. */
   onStart: (orderType: 0 | 1) => void;
   onChooseStore: () => void;
@@ -46,6 +48,7 @@ export function HomePage({
   store,
   isVirtual,
   loggedIn,
+  userName,
   onStart,
   onChooseStore,
   onNavigate,
@@ -81,7 +84,19 @@ export function HomePage({
           </svg>
           <span>{t('app.name')}</span>
         </div>
-        {languageSwitch}
+        <div className="home__right">
+          {languageSwitch}
+          <button
+            type="button"
+            className="home__user"
+            onClick={() => onNavigate(loggedIn ? '/my' : '/login')}
+            data-testid="home-user"
+            aria-label={loggedIn ? t('nav.my') : t('home.login')}
+          >
+            <UserIcon />
+            <span>{loggedIn ? t('home.account') : t('home.login')}</span>
+          </button>
+        </div>
       </header>
 
       <Carousel slides={slides} />
@@ -162,6 +177,7 @@ export function HomePage({
         onClose={() => setNavOpen(false)}
         items={navItems}
         loggedIn={loggedIn}
+        userName={userName}
         hidden={hiddenNav}
         onNavigate={onNavigate}
         footer={languageSwitch}

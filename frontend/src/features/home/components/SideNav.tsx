@@ -30,12 +30,14 @@ export interface SideNavProps {
   onClose: () => void;
   items: NavItem[];
   loggedIn: boolean;
+  /** The logged-in user's display name (masked phone when no name). */
+  userName?: string | null;
   hidden?: string[];
   onNavigate: (path: string) => void;
   footer?: ReactNode;
 }
 
-export function SideNav({ open, onClose, items, loggedIn, hidden, onNavigate, footer }: SideNavProps) {
+export function SideNav({ open, onClose, items, loggedIn, userName, hidden, onNavigate, footer }: SideNavProps) {
   const t = useT();
   useEffect(() => {
     if (!open) return undefined;
@@ -50,13 +52,23 @@ export function SideNav({ open, onClose, items, loggedIn, hidden, onNavigate, fo
     <div className="sidenav-mask" onClick={onClose} role="presentation">
       <nav className="sidenav" aria-label={t('nav.title')} onClick={(e) => e.stopPropagation()} data-testid="side-nav">
         <div className="sidenav__head">
-          <span className="sidenav__avatar">
-            <UserIcon />
-          </span>
-          <span className="sidenav__who">
-            <strong>{t('nav.guest')}</strong>
-            <small>{t('nav.guestHint')}</small>
-          </span>
+          <button
+            type="button"
+            className="sidenav__me"
+            onClick={() => {
+              onClose();
+              onNavigate(loggedIn ? '/my' : '/login');
+            }}
+            data-testid="nav-user"
+          >
+            <span className="sidenav__avatar">
+              <UserIcon />
+            </span>
+            <span className="sidenav__who">
+              <strong>{loggedIn ? t('nav.hello', { name: userName ?? '' }) : t('nav.guest')}</strong>
+              <small>{loggedIn ? t('nav.userHint') : `${t('nav.login')} · ${t('nav.guestHint')}`}</small>
+            </span>
+          </button>
           <button type="button" className="sidenav__close" onClick={onClose} aria-label={t('common.close')}>
             <CloseIcon />
           </button>

@@ -1,0 +1,156 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAccount } from '@/features/account';
+import { storage } from '@/lib/storage';
+import { makeMe, makeStore } from '@/test/fixtures';
+import { mockApi } from '@/test/mockApi';
+import { pathNow, renderApp, resetApp } from '@/test/renderApp';
+
+const me = makeMe({ isRemindAgain: true });
+const login = { token: 'tok-9', expiresAt: 0, newUser: false, user: me };
+
+function api(over: Record<string, (url: URL, init?: RequestInit) => unknown> = {}) {
+  return mockApi({
+    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
+    'GET /stores/default': () => makeStore(),
+    'GET /stores/:code/menu': () => ({ storeCode: 'SH001', orderType: 0, orderTime: 0, storeStatus: 'open', stopStoreNotice: null, categories: [] }),
+    'GET /me': () => me,
+    'GET /addresses': () => [],
+    ...over,
+  });
+}
+
+function logIn() {
+  act(() => useAccount.getState().signIn(login));
+}
+
+beforeEach(() => {
+  resetApp();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('/login form', () => {
+  it('shows every field message in place, the agreement included', async () => {
+    api();
+    renderApp('/login');
+    await userEvent.click(await screen.findByTestId('login-submit'));
+    expect(screen.getByTestId('login-phone-error')).toHaveTextContent('手机号不能为空');
+    expect(screen.getByTestId('login-password-error')).toHaveTextContent('密码不能为空');
+    expect(screen.getByTestId('agreement-error')).toHaveTextContent('请点击阅读并同意协议');
+    await userEvent.type(screen.getByTestId('login-phone'), '12345');
+    await userEvent.click(screen.getByTestId('login-submit'));
+    expect(screen.getByTestId('login-phone-error')).toHaveTextContent('手机号格式不正确');
+  });
+
+  it('in English too', async () => {
+    api();
+    storage.set('lang', 'en');
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    renderApp('/login?tab=sms');
+    await userEvent.click(await screen.findByTestId('login-submit'));
+    expect(screen.getByTestId('login-code-error')).toHaveTextContent('Please enter the verification code');
+    expect(screen.getByTestId('agreement-error')).toHaveTextContent('Please click read and approve agreement');
+  });
+
+  it('shows server field errors under their fields and other failures as a toast', async () => {
+    api({
+      'POST /auth/login': () => ({ status: 400, body: { errCode: '400', errMsg: '手机号或密码错误', data: null } }),
+    });
+    renderApp('/login');
+    await userEvent.type(await screen.findByTestId('login-phone'), '13912345678');
+    await userEvent.type(screen.getByTestId('login-password'), 'abc12345');
+    await userEvent.click(screen.getByTestId('agreement'));
+    await userEvent.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByRole('status')).toHaveTextContent('手机号或密码错误');
+  });
+
+  it('logs in, returns to the remembered page (guard) and sends the bearer token', async () => {
+    const { calls } = api({ 'POST /auth/login': () => login });
+    renderApp('/address');
+    await screen.findByTestId('login-submit');
+    expect(pathNow()).toBe('/login');
+    await userEvent.type(screen.getByTestId('login-phone'), '13912345678');
+    await userEvent.type(screen.getByTestId('login-password'), 'abc12345');
+    await userEvent.click(screen.getByTestId('agreement'));
+    await userEvent.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(pathNow()).toBe('/address'));
+    expect(await screen.findByTestId('address-add')).toBeInTheDocument();
+    const list = calls.find((c) => c.url.pathname === '/api/v1/addresses');
+    expect(list?.headers.Authorization).toBe('Bearer tok-9');
+  });
+
+  it('SMS tab: send code starts the countdown with the server wait (429 retryAfterSeconds)', async () => {
+    api({
+      'POST /auth/sms-code': () => ({ status: 429, body: { errCode: '429', errMsg: '请求频繁，请稍后再试（42秒）', data: { retryAfterSeconds: 42 } } }),
+    });
+    renderApp('/login?tab=sms');
+    await userEvent.click(await screen.findByTestId('send-code'));
+    expect(screen.getByTestId('login-phone-error')).toHaveTextContent('手机号不能为空');
+    await userEvent.type(screen.getByTestId('login-phone'), '13912345678');
+    await userEvent.click(screen.getByTestId('send-code'));
+    await waitFor(() => expect(screen.getByTestId('send-code')).toHaveTextContent('42秒后重发'));
+    expect(screen.getByTestId('send-code')).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent('请求频繁');
+  });
+
+  it('opening /login while logged in goes home', async () => {
+    api();
+    logIn();
+    renderApp('/login');
+    await screen.findByTestId('start-delivery');
+    expect(pathNow()).toBe('/');
+  });
+});
+
+describe('session errors', () => {
+  it('407 logs out, clears local storage and goes to /login with 登录过期!', async () => {
+    api({ 'GET /me': () => ({ status: 401, body: { errCode: '407', errMsg: 'expired', data: null } }) });
+    logIn();
+    storage.set('store:selected', makeStore());
+    renderApp('/my');
+    await screen.findByTestId('login-submit');
+    expect(pathNow()).toBe('/login');
+    expect(screen.getByRole('status')).toHaveTextContent('登录过期!');
+    expect(useAccount.getState().token).toBeNull();
+    expect(storage.get('store:selected')).toBeNull();
+  });
+});
+
+describe('privacy consent', () => {
+  it('refusing records it, sets the session flag and logs out locally', async () => {
+    const { calls } = api({
+      'GET /me': () => ({ ...me, consentRequired: true }),
+      'POST /me/privacy': () => ({ policyUpdatedAt: 1, agreedAt: null, agreedVersion: null, current: false, refusedAt: 2 }),
+    });
+    logIn();
+    renderApp('/');
+    await screen.findByTestId('privacy-dialog');
+    await userEvent.click(screen.getByRole('button', { name: '不同意' }));
+    await waitFor(() => expect(useAccount.getState().token).toBeNull());
+    const post = calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/v1/me/privacy');
+    expect(post).toBeTruthy();
+    expect(window.sessionStorage.getItem('pz:privacy:cancel')).toContain('true');
+  });
+
+  it('the SMS dialog: "don\'t remind again" is sent with the answer', async () => {
+    let body: unknown = null;
+    api({
+      'GET /me': () => ({ ...me, isRemindAgain: false }),
+      'PATCH /me/marketing': (_u, init) => {
+        body = JSON.parse(String(init?.body));
+        return { isPersonalizedAgree: false, isRemindAgain: true };
+      },
+    });
+    logIn();
+    renderApp('/');
+    await screen.findByTestId('marketing-dialog');
+    await userEvent.click(screen.getByTestId('marketing-no-remind'));
+    await userEvent.click(screen.getByRole('button', { name: '暂不开启' }));
+    await waitFor(() => expect(body).toEqual({ isPersonalizedAgree: false, isRemindAgain: true }));
+  });
+});

@@ -1,0 +1,59 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import { CancellationPage, MyPage } from '@/features/account';
+import { AddressForm, AddressList, useSelectedAddress } from '@/features/address';
+import { getInputTips } from '@/features/location';
+import { useSignedOut } from '../session';
+
+/** /my with the app's logout clean-up. */
+export function MyRoute() {
+  return <MyPage onSignedOut={useSignedOut()} />;
+}
+
+export function CancellationRoute() {
+  return <CancellationPage onSignedOut={useSignedOut()} />;
+}
+
+/** Back in history, or to `fallback` when the page was opened directly. */
+function useBack(fallback: string): () => void {
+  const navigate = useNavigate();
+  return () => {
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) void navigate(-1);
+    else void navigate(fallback, { replace: true });
+  };
+}
+
+/** /address (manage) and /address/select, /selectAddress (choose one, then back). */
+export function AddressListRoute({ mode }: { mode: 'manage' | 'select' }) {
+  const navigate = useNavigate();
+  const back = useBack('/');
+  return (
+    <AddressList
+      mode={mode}
+      onAdd={() => void navigate('/address/add')}
+      onEdit={(id) => void navigate(`/address/update?id=${id}`)}
+      onChosen={back}
+    />
+  );
+}
+
+/** /address/add and /address/update?id=: the location feature's suggestions composed in. */
+export function AddressFormRoute() {
+  const [params] = useSearchParams();
+  const raw = params.get('id');
+  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
+  const back = useBack('/address');
+  const selected = useSelectedAddress((s) => s.address);
+  const select = useSelectedAddress((s) => s.select);
+  return (
+    <AddressForm
+      id={id}
+      searchTips={getInputTips}
+      onSaved={(saved) => {
+        // The selected address keeps its fresh fields.
+        if (selected?.id === saved.id) select(saved);
+        back();
+      }}
+    />
+  );
+}

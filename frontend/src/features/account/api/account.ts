@@ -1,0 +1,58 @@
+import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
+import type { LoginReply, MarketingSettings, Me, PrivacyState, SentCode, SmsScene } from '@/types/api';
+
+export function sendSmsCode(cellPhone: string, scene: SmsScene): Promise<SentCode> {
+  return apiPost<SentCode>('/auth/sms-code', { cellPhone, scene });
+}
+
+export function register(cellPhone: string, smsCode: string, password: string): Promise<LoginReply> {
+  return apiPost<LoginReply>('/auth/register', { cellPhone, smsCode, password, privacyAgreed: true });
+}
+
+export function loginByPassword(cellPhone: string, password: string): Promise<LoginReply> {
+  return apiPost<LoginReply>('/auth/login', { cellPhone, password });
+}
+
+/** Registers a new phone on the fly when `privacyAgreed` is true. */
+export function loginBySms(cellPhone: string, smsCode: string, privacyAgreed: boolean): Promise<LoginReply> {
+  return apiPost<LoginReply>('/auth/login/sms', { cellPhone, smsCode, privacyAgreed });
+}
+
+export function logoutCall(): Promise<null> {
+  return apiPost<null>('/auth/logout');
+}
+
+export function resetPassword(cellPhone: string, smsCode: string, password: string): Promise<null> {
+  return apiPost<null>('/auth/password/reset', { cellPhone, smsCode, password });
+}
+
+export function changePassword(oldPassword: string | null, newPassword: string): Promise<null> {
+  return apiPost<null>('/auth/password/change', oldPassword === null ? { newPassword } : { oldPassword, newPassword });
+}
+
+export function getMe(signal?: AbortSignal): Promise<Me> {
+  return apiGet<Me>('/me', { signal });
+}
+
+export interface ProfileInput {
+  name: string;
+  email: string;
+  gender: number;
+  birthday: string;
+}
+
+export function updateMe(profile: ProfileInput): Promise<Me> {
+  return apiPatch<Me>('/me', profile);
+}
+
+export function closeAccount(): Promise<null> {
+  return apiDelete<null>('/me');
+}
+
+export function decidePrivacy(decision: 'agree' | 'refuse'): Promise<PrivacyState> {
+  return apiPost<PrivacyState>('/me/privacy', { decision });
+}
+
+export function updateMarketing(settings: Partial<MarketingSettings>): Promise<MarketingSettings> {
+  return apiPatch<MarketingSettings>('/me/marketing', settings);
+}

@@ -1,0 +1,26 @@
+/**
+ * Privacy refusal is remembered for the browser session only (spec account §4), and the SMS
+ * dialog shows at most once per login session.
+ */
+import { sessionStore } from '@/lib/storage';
+
+const CANCEL_KEY = 'privacy:cancel';
+const MKT_KEY = 'mkt:shown';
+
+export function privacyRefused(): boolean {
+  return sessionStore.get<boolean>(CANCEL_KEY) === true;
+}
+
+export function setPrivacyRefused(refused: boolean): void {
+  if (refused) sessionStore.set(CANCEL_KEY, true);
+  else sessionStore.remove(CANCEL_KEY);
+}
+
+export function marketingShown(userId: number): boolean {
+  return sessionStore.get<number>(MKT_KEY) === userId;
+}
+
+export function setMarketingShown(userId: number | null): void {
+  if (userId === null) sessionStore.remove(MKT_KEY);
+  else sessionStore.set(MKT_KEY, userId);
+}
