@@ -8,25 +8,29 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-fn node_dir() -> PathBuf {
+pub fn node_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/realtime/node")
 }
 
 /// Whether node is here; installs the client packages once (npm ci) if they are missing.
-fn node_ready() -> bool {
+/// Shared by the engine.io-client and socket.io-client tests, so that npm runs once.
+pub fn node_ready() -> bool {
     static READY: OnceLock<bool> = OnceLock::new();
     *READY.get_or_init(|| {
         if Command::new("node").arg("--version").output().is_err() {
-            eprintln!("SKIPPED: `node` is not installed; the engine.io-client tests did not run");
+            eprintln!("SKIPPED: `node` is not installed; the Node client tests did not run");
             return false;
         }
         let dir = node_dir();
-        if !dir.join("node_modules/engine.io-client").exists() {
+        let installed = ["engine.io-client", "socket.io-client", "ws"]
+            .iter()
+            .all(|package| dir.join("node_modules").join(package).exists());
+        if !installed {
             let status = Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(&dir)
                 .status()
-                .expect("npm is needed to install engine.io-client (tests/realtime/node)");
+                .expect("npm is needed to install the Node clients (tests/realtime/node)");
             assert!(status.success(), "npm ci failed in {}", dir.display());
         }
         true

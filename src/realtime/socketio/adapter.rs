@@ -1,0 +1,793 @@
+//! Rooms, broadcasts and the history behind connection state recovery, behind one trait per
+//! namespace ([`Adapter`]), with the in-process implementation ([`LocalAdapter`], the embedded
+//! default).
+//!
+//! Every socket is in the room named by its own id, so `to(socket_id)` reaches one socket and
+//! `except(socket_id)` leaves one out. A broadcast goes to the sockets in any of its rooms (all
+//! sockets when it names none), minus those in any of its `except` rooms.
+//!
+//! With recovery on, a broadcast EVENT gets an offset: it is appended to the history, and the
+//! offset is added as the last argument on the wire (as the reference server does), so that the
+//! client can send it back when it reconnects. A socket that closes for a recoverable reason is
+//! persisted as a [`PersistedSession`]; [`Adapter::replay_since`] answers the broadcasts it
+//! missed, or `None` when that is no longer known (the client is then told it did not recover).
+//!
+//! # The Redis adapter (not written yet)
+//!
+//! The trait is shaped so that a `RedisAdapter` (used when `REDIS_URL` is set) can implement it
+//! without changes above it:
+//! - rooms stay in process (`add_all`, `del`, `socket_rooms`, `sockets` answer for this node),
+//!   as in socket.io-redis-adapter; cross-node membership queries would be a request/response
+//!   over pub/sub, added only when something needs them;
+//! - `broadcast` first `append`s (with recovery on), then delivers to the local sockets and
+//!   PUBLISHes `{node id, offset, data, opts}` on `socket.io#<namespace>#`; each node's
+//!   subscriber task delivers what other nodes published to its own local sockets through the
+//!   same [`LocalSockets`] handle (dropping its own messages by node id);
+//! - `append` is `XADD socket.io:history:<namespace> MAXLEN ~ max_history * data opts`, the
+//!   stream id being the offset (ids only grow, so order is the stream's); entries older than
+//!   the window are trimmed with `XTRIM MINID`;
+//! - `persist_session` is `SET socket.io:session:<pid> <json> PX <window>`, `take_session` is
+//!   `GETDEL`; `replay_since` is `XRANGE (<offset> +`, after checking with `XINFO STREAM` (first
+//!   entry) that nothing after the offset was trimmed, filtered by the session's rooms as here;
+//! - the trait methods are synchronous: the Redis adapter would keep a connection manager and a
+//!   background task, answer `sockets`/`socket_rooms` from local state, fire-and-forget its
+//!   writes through a channel to that task, and block only in `replay_since` and
+//!   `take_session` (called once per reconnect) — or those two become async then.
+
+use super::config::RecoveryConfig;
+use super::packet::{Packet, PacketKind};
+use crate::realtime::engineio::{Message, Sid};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Instant;
+
+/// A room name.
+pub type Room = String;
+
+/// Whom a broadcast goes to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BroadcastOptions {
+    /// The sockets in any of these rooms; every socket of the namespace when empty.
+    pub rooms: HashSet<Room>,
+    /// Minus the sockets in any of these rooms.
+    pub except: HashSet<Room>,
+}
+
+impl BroadcastOptions {
+    /// Whether a socket in `socket_rooms` is a target.
+    pub fn matches<'a, I>(&self, socket_rooms: I) -> bool
+    where
+        I: IntoIterator<Item = &'a Room> + Clone,
+    {
+        let included = self.rooms.is_empty()
+            || socket_rooms
+                .clone()
+                .into_iter()
+                .any(|r| self.rooms.contains(r));
+        included && !socket_rooms.into_iter().any(|r| self.except.contains(r))
+    }
+}
+
+/// How an adapter reaches the sockets of its namespace connected to this process.
+pub trait LocalSockets: Send + Sync {
+    /// Writes an encoded broadcast (a packet and its attachments) to one socket, if it is here.
+    /// `offset` is the broadcast's offset when recovery is on.
+    fn deliver(&self, socket: &str, messages: &[Message], offset: Option<&str>);
+}
+
+/// A socket that closed and may come back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersistedSession {
+    /// The private session id the client sends back (never shown to other clients).
+    pub pid: String,
+    /// The socket id, restored on recovery.
+    pub sid: String,
+    /// Its rooms when it closed (its own id room included).
+    pub rooms: Vec<Room>,
+    /// Where the history stood when the socket connected: replayed from when the client comes
+    /// back without an offset (it had received no broadcast).
+    pub resume_from: Option<String>,
+}
+
+/// One broadcast kept in the history: its offset, and its data `[event, ...args, offset]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPacket {
+    pub offset: String,
+    pub data: Vec<Value>,
+}
+
+/// Rooms, broadcasts and the recovery history of one namespace.
+///
+/// Calls come from the server's worker threads and must not block for long. `broadcast`
+/// delivers through [`LocalSockets`] and must keep one order per namespace: a socket sees
+/// broadcasts in the order of their offsets.
+pub trait Adapter: Send + Sync {
+    /// Adds a socket to rooms.
+    fn add_all(&self, socket: &str, rooms: &[Room]);
+    /// Removes a socket from a room.
+    fn del(&self, socket: &str, room: &str);
+    /// Removes a socket from all its rooms (it disconnected).
+    fn del_all(&self, socket: &str);
+    /// The rooms of a socket, sorted.
+    fn socket_rooms(&self, socket: &str) -> Vec<Room>;
+    /// The sockets a broadcast with these options would reach, sorted.
+    fn sockets(&self, opts: &BroadcastOptions) -> Vec<String>;
+    /// Sends an EVENT with `data` (`[event, ...args]`) to the matching sockets; with recovery
+    /// on, appends it to the history first and adds its offset as the last argument.
+    fn broadcast(&self, data: Vec<Value>, opts: &BroadcastOptions);
+    /// Appends a broadcast to the history; `None` when recovery is off.
+    fn append(&self, data: Vec<Value>, opts: &BroadcastOptions) -> Option<HistoryPacket>;
+    /// The offset of the last broadcast in the history (a position even when it is empty);
+    /// `None` when recovery is off.
+    fn current_offset(&self) -> Option<String>;
+    /// The broadcasts after `offset` (or after the session's `resume_from` when the client sent
+    /// none) that the session's rooms would have received, in order; `None` when recovery is
+    /// off, the offset is not one of ours, or part of what followed it is no longer kept.
+    fn replay_since(
+        &self,
+        session: &PersistedSession,
+        offset: Option<&str>,
+    ) -> Option<Vec<HistoryPacket>>;
+    /// Keeps a closed socket's session for the recovery window.
+    fn persist_session(&self, session: PersistedSession);
+    /// Takes a session back if it is still within the window (once: a second take finds none).
+    fn take_session(&self, pid: &str) -> Option<PersistedSession>;
+}
+
+/// Makes the adapter of each namespace.
+pub trait AdapterFactory: Send + Sync {
+    fn create(
+        &self,
+        namespace: &str,
+        local: Weak<dyn LocalSockets>,
+        recovery: Option<RecoveryConfig>,
+    ) -> Arc<dyn Adapter>;
+}
+
+/// Where time comes from (injectable so that the window logic is tested without waiting).
+pub trait Clock: Send + Sync {
+    fn now(&self) -> Instant;
+}
+
+/// The real clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// Makes [`LocalAdapter`]s.
+#[derive(Clone)]
+pub struct LocalAdapterFactory {
+    clock: Arc<dyn Clock>,
+}
+
+impl Default for LocalAdapterFactory {
+    fn default() -> Self {
+        LocalAdapterFactory {
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+impl LocalAdapterFactory {
+    pub fn with_clock(clock: Arc<dyn Clock>) -> Self {
+        LocalAdapterFactory { clock }
+    }
+}
+
+impl AdapterFactory for LocalAdapterFactory {
+    fn create(
+        &self,
+        namespace: &str,
+        local: Weak<dyn LocalSockets>,
+        recovery: Option<RecoveryConfig>,
+    ) -> Arc<dyn Adapter> {
+        Arc::new(LocalAdapter::new(
+            namespace,
+            local,
+            recovery,
+            Arc::clone(&self.clock),
+        ))
+    }
+}
+
+/// The in-process adapter: rooms in maps, the history as a ring bounded by
+/// [`RecoveryConfig::max_history`] and pruned past the window, sessions in a map.
+pub struct LocalAdapter {
+    namespace: String,
+    local: Weak<dyn LocalSockets>,
+    recovery: Option<RecoveryConfig>,
+    clock: Arc<dyn Clock>,
+    /// Random per adapter: an offset from another process (or an earlier run) is not ours.
+    tag: String,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    rooms: HashMap<Room, HashSet<String>>,
+    sids: HashMap<String, HashSet<Room>>,
+    history: VecDeque<Stored>,
+    /// Sequence number of the last appended broadcast (0: none yet).
+    last_seq: u64,
+    sessions: HashMap<String, (PersistedSession, Instant)>,
+    /// Sessions in the order they were persisted, for pruning.
+    session_order: VecDeque<(Instant, String)>,
+}
+
+struct Stored {
+    seq: u64,
+    packet: HistoryPacket,
+    opts: BroadcastOptions,
+    at: Instant,
+}
+
+impl LocalAdapter {
+    pub fn new(
+        namespace: &str,
+        local: Weak<dyn LocalSockets>,
+        recovery: Option<RecoveryConfig>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        let tag: String = Sid::random().as_str().chars().take(8).collect();
+        LocalAdapter {
+            namespace: namespace.to_owned(),
+            local,
+            recovery,
+            clock,
+            tag,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn offset(&self, seq: u64) -> String {
+        format!("{}.{seq}", self.tag)
+    }
+
+    fn parse_offset(&self, offset: &str) -> Option<u64> {
+        let (tag, seq) = offset.rsplit_once('.')?;
+        if tag != self.tag || seq.is_empty() || !seq.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        seq.parse().ok()
+    }
+
+    fn append_locked(
+        &self,
+        state: &mut State,
+        mut data: Vec<Value>,
+        opts: &BroadcastOptions,
+    ) -> Option<HistoryPacket> {
+        let recovery = self.recovery.as_ref()?;
+        let now = self.clock.now();
+        prune_history(state, now, recovery);
+        state.last_seq += 1;
+        let offset = self.offset(state.last_seq);
+        data.push(Value::String(offset.clone()));
+        let packet = HistoryPacket { offset, data };
+        state.history.push_back(Stored {
+            seq: state.last_seq,
+            packet: packet.clone(),
+            opts: opts.clone(),
+            at: now,
+        });
+        while state.history.len() > recovery.max_history {
+            state.history.pop_front();
+        }
+        Some(packet)
+    }
+}
+
+fn prune_history(state: &mut State, now: Instant, recovery: &RecoveryConfig) {
+    while let Some(front) = state.history.front() {
+        if now.saturating_duration_since(front.at) > recovery.max_disconnection_duration {
+            state.history.pop_front();
+        } else {
+            break;
+        }
+    }
+}
+
+fn prune_sessions(state: &mut State, now: Instant, recovery: &RecoveryConfig) {
+    while let Some((at, _)) = state.session_order.front() {
+        if now.saturating_duration_since(*at) <= recovery.max_disconnection_duration {
+            break;
+        }
+        if let Some((at, pid)) = state.session_order.pop_front() {
+            // The pid may have been taken, or persisted again later; remove only this one.
+            if state.sessions.get(&pid).is_some_and(|(_, t)| *t == at) {
+                state.sessions.remove(&pid);
+            }
+        }
+    }
+}
+
+fn targets(state: &State, opts: &BroadcastOptions) -> Vec<String> {
+    let excluded: HashSet<&String> = opts
+        .except
+        .iter()
+        .filter_map(|room| state.rooms.get(room))
+        .flatten()
+        .collect();
+    let found: BTreeSet<&String> = if opts.rooms.is_empty() {
+        state.sids.keys().collect()
+    } else {
+        opts.rooms
+            .iter()
+            .filter_map(|room| state.rooms.get(room))
+            .flatten()
+            .collect()
+    };
+    found
+        .into_iter()
+        .filter(|sid| !excluded.contains(sid))
+        .cloned()
+        .collect()
+}
+
+/// The Engine.IO messages of a packet: its text form, then its binary attachments.
+pub(crate) fn packet_messages(packet: &Packet) -> Vec<Message> {
+    let (header, buffers) = packet.encode_with_binary();
+    std::iter::once(Message::Text(header))
+        .chain(buffers.into_iter().map(Message::Binary))
+        .collect()
+}
+
+/// An EVENT packet with data `[event, ...args]`.
+pub(crate) fn event_packet(namespace: &str, data: Vec<Value>, ack_id: Option<u64>) -> Packet {
+    Packet {
+        kind: PacketKind::Event,
+        namespace: namespace.to_owned(),
+        ack_id,
+        data: Some(Value::Array(data)),
+        attachments: 0,
+    }
+}
+
+impl Adapter for LocalAdapter {
+    fn add_all(&self, socket: &str, rooms: &[Room]) {
+        let mut state = self.lock();
+        for room in rooms {
+            state
+                .rooms
+                .entry(room.clone())
+                .or_default()
+                .insert(socket.to_owned());
+        }
+        state
+            .sids
+            .entry(socket.to_owned())
+            .or_default()
+            .extend(rooms.iter().cloned());
+    }
+
+    fn del(&self, socket: &str, room: &str) {
+        let mut state = self.lock();
+        if let Some(members) = state.rooms.get_mut(room) {
+            members.remove(socket);
+            if members.is_empty() {
+                state.rooms.remove(room);
+            }
+        }
+        if let Some(rooms) = state.sids.get_mut(socket) {
+            rooms.remove(room);
+        }
+    }
+
+    fn del_all(&self, socket: &str) {
+        let mut state = self.lock();
+        let Some(rooms) = state.sids.remove(socket) else {
+            return;
+        };
+        for room in rooms {
+            if let Some(members) = state.rooms.get_mut(&room) {
+                members.remove(socket);
+                if members.is_empty() {
+                    state.rooms.remove(&room);
+                }
+            }
+        }
+    }
+
+    fn socket_rooms(&self, socket: &str) -> Vec<Room> {
+        let state = self.lock();
+        let mut rooms: Vec<Room> = state
+            .sids
+            .get(socket)
+            .map(|rooms| rooms.iter().cloned().collect())
+            .unwrap_or_default();
+        rooms.sort();
+        rooms
+    }
+
+    fn sockets(&self, opts: &BroadcastOptions) -> Vec<String> {
+        targets(&self.lock(), opts)
+    }
+
+    fn broadcast(&self, data: Vec<Value>, opts: &BroadcastOptions) {
+        // Appending and delivering under one lock keeps every socket's order that of the offsets.
+        let mut state = self.lock();
+        let (data, offset) = match self.append_locked(&mut state, data.clone(), opts) {
+            Some(packet) => (packet.data, Some(packet.offset)),
+            None => (data, None),
+        };
+        let Some(local) = self.local.upgrade() else {
+            return;
+        };
+        let messages = packet_messages(&event_packet(&self.namespace, data, None));
+        for socket in targets(&state, opts) {
+            local.deliver(&socket, &messages, offset.as_deref());
+        }
+    }
+
+    fn append(&self, data: Vec<Value>, opts: &BroadcastOptions) -> Option<HistoryPacket> {
+        let mut state = self.lock();
+        self.append_locked(&mut state, data, opts)
+    }
+
+    fn current_offset(&self) -> Option<String> {
+        self.recovery.as_ref()?;
+        Some(self.offset(self.lock().last_seq))
+    }
+
+    fn replay_since(
+        &self,
+        session: &PersistedSession,
+        offset: Option<&str>,
+    ) -> Option<Vec<HistoryPacket>> {
+        let recovery = self.recovery.as_ref()?;
+        let position = offset.or(session.resume_from.as_deref())?;
+        let seq = self.parse_offset(position)?;
+        let mut state = self.lock();
+        prune_history(&mut state, self.clock.now(), recovery);
+        if seq > state.last_seq {
+            return None;
+        }
+        // Everything after `seq` must still be here.
+        let first_kept = state.history.front().map_or(state.last_seq + 1, |s| s.seq);
+        if seq + 1 < first_kept {
+            return None;
+        }
+        Some(
+            state
+                .history
+                .iter()
+                .filter(|stored| stored.seq > seq && stored.opts.matches(&session.rooms))
+                .map(|stored| stored.packet.clone())
+                .collect(),
+        )
+    }
+
+    fn persist_session(&self, session: PersistedSession) {
+        let Some(recovery) = self.recovery.as_ref() else {
+            return;
+        };
+        let now = self.clock.now();
+        let mut state = self.lock();
+        prune_sessions(&mut state, now, recovery);
+        state.session_order.push_back((now, session.pid.clone()));
+        state.sessions.insert(session.pid.clone(), (session, now));
+    }
+
+    fn take_session(&self, pid: &str) -> Option<PersistedSession> {
+        let recovery = self.recovery.as_ref()?;
+        let now = self.clock.now();
+        let mut state = self.lock();
+        prune_sessions(&mut state, now, recovery);
+        let (session, at) = state.sessions.remove(pid)?;
+        (now.saturating_duration_since(at) <= recovery.max_disconnection_duration)
+            .then_some(session)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use serde_json::json;
+    use std::time::Duration;
+
+    /// A clock moved by hand.
+    struct ManualClock {
+        start: Instant,
+        elapsed: Mutex<Duration>,
+    }
+
+    impl ManualClock {
+        fn new() -> Arc<Self> {
+            Arc::new(ManualClock {
+                start: Instant::now(),
+                elapsed: Mutex::new(Duration::ZERO),
+            })
+        }
+
+        fn advance(&self, by: Duration) {
+            *self.elapsed.lock().unwrap() += by;
+        }
+    }
+
+    impl Clock for ManualClock {
+        fn now(&self) -> Instant {
+            self.start + *self.elapsed.lock().unwrap()
+        }
+    }
+
+    /// Records every delivery as (socket, text of the packet, offset).
+    #[derive(Default)]
+    struct Recorder {
+        delivered: Mutex<Vec<(String, String, Option<String>)>>,
+    }
+
+    impl Recorder {
+        fn take(&self) -> Vec<(String, String, Option<String>)> {
+            std::mem::take(&mut *self.delivered.lock().unwrap())
+        }
+    }
+
+    impl LocalSockets for Recorder {
+        fn deliver(&self, socket: &str, messages: &[Message], offset: Option<&str>) {
+            let text = match &messages[0] {
+                Message::Text(text) => text.clone(),
+                Message::Binary(_) => panic!("a packet starts with text"),
+            };
+            self.delivered.lock().unwrap().push((
+                socket.to_owned(),
+                text,
+                offset.map(str::to_owned),
+            ));
+        }
+    }
+
+    fn window() -> RecoveryConfig {
+        RecoveryConfig {
+            max_disconnection_duration: Duration::from_secs(120),
+            max_history: 5,
+        }
+    }
+
+    fn adapter(
+        recovery: Option<RecoveryConfig>,
+    ) -> (LocalAdapter, Arc<Recorder>, Arc<ManualClock>) {
+        let recorder = Arc::new(Recorder::default());
+        let clock = ManualClock::new();
+        let local: Weak<dyn LocalSockets> = Arc::downgrade(&recorder) as Weak<dyn LocalSockets>;
+        let adapter = LocalAdapter::new("/", local, recovery, clock.clone());
+        (adapter, recorder, clock)
+    }
+
+    fn rooms(names: &[&str]) -> Vec<Room> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn opts(to: &[&str], except: &[&str]) -> BroadcastOptions {
+        BroadcastOptions {
+            rooms: to.iter().map(|s| s.to_string()).collect(),
+            except: except.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn room_membership() {
+        let (adapter, _, _) = adapter(None);
+        adapter.add_all("a", &rooms(&["a", "news", "sport"]));
+        adapter.add_all("b", &rooms(&["b", "news"]));
+        adapter.add_all("c", &rooms(&["c"]));
+        assert_eq!(adapter.socket_rooms("a"), rooms(&["a", "news", "sport"]));
+        assert_eq!(adapter.sockets(&opts(&["news"], &[])), rooms(&["a", "b"]));
+        assert_eq!(adapter.sockets(&opts(&[], &[])), rooms(&["a", "b", "c"]));
+        assert_eq!(adapter.sockets(&opts(&["nobody"], &[])), rooms(&[]));
+
+        adapter.del("a", "news");
+        assert_eq!(adapter.socket_rooms("a"), rooms(&["a", "sport"]));
+        assert_eq!(adapter.sockets(&opts(&["news"], &[])), rooms(&["b"]));
+        adapter.del("a", "not-joined");
+        adapter.del("ghost", "news");
+
+        adapter.del_all("b");
+        assert_eq!(adapter.socket_rooms("b"), rooms(&[]));
+        assert_eq!(adapter.sockets(&opts(&["news"], &[])), rooms(&[]));
+        assert!(!adapter.lock().rooms.contains_key("news"), "empty rooms go");
+        assert_eq!(adapter.sockets(&opts(&[], &[])), rooms(&["a", "c"]));
+    }
+
+    #[test]
+    fn broadcast_targets_rooms_minus_except() {
+        let (adapter, recorder, _) = adapter(None);
+        adapter.add_all("a", &rooms(&["a", "news", "vip"]));
+        adapter.add_all("b", &rooms(&["b", "news"]));
+        adapter.add_all("c", &rooms(&["c", "sport"]));
+        #[rustfmt::skip]
+        let cases: Vec<(BroadcastOptions, Vec<&str>)> = vec![
+            (opts(&[], &[]), vec!["a", "b", "c"]),
+            (opts(&["news"], &[]), vec!["a", "b"]),
+            (opts(&["news", "sport"], &[]), vec!["a", "b", "c"]),
+            (opts(&["news"], &["vip"]), vec!["b"]),
+            (opts(&[], &["news"]), vec!["c"]),
+            (opts(&[], &["a"]), vec!["b", "c"]),
+            (opts(&["news", "vip"], &["b"]), vec!["a"]),
+            (opts(&["c"], &[]), vec!["c"]),
+            (opts(&["news"], &["news"]), vec![]),
+        ];
+        for (options, expected) in cases {
+            adapter.broadcast(vec![json!("hi"), json!(1)], &options);
+            let delivered = recorder.take();
+            let sockets: Vec<&str> = delivered.iter().map(|(s, _, _)| s.as_str()).collect();
+            assert_eq!(sockets, expected, "options {options:?}");
+            for (_, text, offset) in &delivered {
+                assert_eq!(text, r#"2["hi",1]"#);
+                assert_eq!(offset, &None, "no offset without recovery");
+            }
+        }
+        assert_eq!(adapter.current_offset(), None);
+        assert_eq!(adapter.append(vec![json!("x")], &opts(&[], &[])), None);
+    }
+
+    #[test]
+    fn broadcasts_with_recovery_carry_their_offset() {
+        let (adapter, recorder, _) = adapter(Some(window()));
+        adapter.add_all("a", &rooms(&["a", "news"]));
+        let start = adapter.current_offset().unwrap();
+        adapter.broadcast(vec![json!("e"), json!({"n": 1})], &opts(&["news"], &[]));
+        adapter.broadcast(vec![json!("e"), json!({"n": 2})], &opts(&["news"], &[]));
+        let delivered = recorder.take();
+        assert_eq!(delivered.len(), 2);
+        let first = delivered[0].2.clone().unwrap();
+        let second = delivered[1].2.clone().unwrap();
+        assert_ne!(first, start);
+        assert_ne!(first, second);
+        assert_eq!(delivered[0].1, format!(r#"2["e",{{"n":1}},"{first}"]"#));
+        assert_eq!(adapter.current_offset(), Some(second));
+    }
+
+    fn session(rooms_: &[&str], resume_from: Option<String>) -> PersistedSession {
+        PersistedSession {
+            pid: "pid-1".into(),
+            sid: "a".into(),
+            rooms: rooms(rooms_),
+            resume_from,
+        }
+    }
+
+    fn replayed_numbers(packets: &[HistoryPacket]) -> Vec<i64> {
+        packets
+            .iter()
+            .map(|p| {
+                assert_eq!(p.data.last(), Some(&json!(p.offset)), "offset last");
+                p.data[1].as_i64().unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn replays_what_the_session_missed_in_order() {
+        let (adapter, _, _) = adapter(Some(RecoveryConfig {
+            max_history: 100,
+            ..window()
+        }));
+        let start = adapter.current_offset();
+        let seen = adapter
+            .append(vec![json!("e"), json!(0)], &opts(&["news"], &[]))
+            .unwrap();
+        for (n, to, except) in [
+            (1, vec!["news"], vec![]),
+            (2, vec!["sport"], vec![]),
+            (3, vec![], vec![]),
+            (4, vec!["news"], vec!["vip"]),
+            (5, vec!["a"], vec![]),
+            (6, vec![], vec!["a"]),
+            (7, vec!["news"], vec![]),
+        ] {
+            adapter.append(vec![json!("e"), json!(n)], &opts(&to, &except));
+        }
+        let s = session(&["a", "news"], start);
+        let missed = adapter.replay_since(&s, Some(&seen.offset)).unwrap();
+        assert_eq!(replayed_numbers(&missed), vec![1, 3, 4, 5, 7]);
+        // In a vip room too: 4 was not for it.
+        let vip = session(&["a", "news", "vip"], None);
+        let missed = adapter.replay_since(&vip, Some(&seen.offset)).unwrap();
+        assert_eq!(replayed_numbers(&missed), vec![1, 3, 5, 7]);
+        // No offset from the client: from where the history stood when the socket connected.
+        let missed = adapter.replay_since(&s, None).unwrap();
+        assert_eq!(replayed_numbers(&missed), vec![0, 1, 3, 4, 5, 7]);
+        // Up to date: nothing missed, but recovered.
+        let last = adapter.current_offset().unwrap();
+        assert_eq!(adapter.replay_since(&s, Some(&last)), Some(vec![]));
+        // Offsets that are not ours, or not yet given.
+        let future = format!("{}.999", adapter.tag);
+        for bad in ["", "x", "1", "abc.1", "nope", future.as_str()] {
+            assert_eq!(adapter.replay_since(&s, Some(bad)), None, "offset {bad:?}");
+        }
+        assert_eq!(adapter.replay_since(&session(&["a"], None), None), None);
+    }
+
+    #[test]
+    fn history_gone_means_no_recovery() {
+        // The ring keeps 5 broadcasts.
+        let (adapter, _, clock) = adapter(Some(window()));
+        let s = session(&["a"], None);
+        let offsets: Vec<String> = (0..8)
+            .map(|n| {
+                adapter
+                    .append(vec![json!("e"), json!(n)], &opts(&[], &[]))
+                    .unwrap()
+                    .offset
+            })
+            .collect();
+        // 0..=2 were dropped: after 0 or 1, something is missing; after 2, nothing is.
+        assert_eq!(adapter.replay_since(&s, Some(&offsets[0])), None);
+        assert_eq!(adapter.replay_since(&s, Some(&offsets[1])), None);
+        let missed = adapter.replay_since(&s, Some(&offsets[2])).unwrap();
+        assert_eq!(replayed_numbers(&missed), vec![3, 4, 5, 6, 7]);
+
+        // Past the window, the history is pruned.
+        clock.advance(Duration::from_secs(100));
+        adapter.append(vec![json!("e"), json!(8)], &opts(&[], &[]));
+        clock.advance(Duration::from_secs(21));
+        let missed = adapter.replay_since(&s, Some(&offsets[7])).unwrap();
+        assert_eq!(replayed_numbers(&missed), vec![8]);
+        assert_eq!(adapter.replay_since(&s, Some(&offsets[6])), None);
+        clock.advance(Duration::from_secs(100));
+        // Everything expired: still recoverable from the last offset (nothing was missed).
+        let last = adapter.current_offset().unwrap();
+        assert_eq!(adapter.replay_since(&s, Some(&last)), Some(vec![]));
+        assert_eq!(adapter.replay_since(&s, Some(&offsets[7])), None);
+    }
+
+    #[test]
+    fn sessions_last_for_the_window_and_are_taken_once() {
+        let (adapter, _, clock) = adapter(Some(window()));
+        let s = session(&["a", "news"], adapter.current_offset());
+        adapter.persist_session(s.clone());
+        clock.advance(Duration::from_secs(120));
+        assert_eq!(adapter.take_session("pid-1"), Some(s.clone()));
+        assert_eq!(adapter.take_session("pid-1"), None, "taken once");
+        assert_eq!(adapter.take_session("other"), None);
+
+        adapter.persist_session(s.clone());
+        clock.advance(Duration::from_millis(120_001));
+        assert_eq!(adapter.take_session("pid-1"), None, "past the window");
+
+        // Persisting again restarts the window; pruning an old entry keeps the new one.
+        adapter.persist_session(s.clone());
+        clock.advance(Duration::from_secs(100));
+        adapter.persist_session(s.clone());
+        clock.advance(Duration::from_secs(100));
+        adapter.persist_session(PersistedSession {
+            pid: "pid-2".into(),
+            ..s.clone()
+        });
+        assert_eq!(adapter.take_session("pid-1"), Some(s.clone()));
+        assert_eq!(adapter.lock().sessions.len(), 1);
+    }
+
+    #[test]
+    fn sessions_are_not_kept_without_recovery() {
+        let (adapter, _, _) = adapter(None);
+        adapter.persist_session(session(&["a"], None));
+        assert_eq!(adapter.take_session("pid-1"), None);
+        assert_eq!(
+            adapter.replay_since(&session(&["a"], None), Some("x.1")),
+            None
+        );
+    }
+
+    #[test]
+    fn options_match_rooms() {
+        let r = rooms(&["a", "news"]);
+        assert!(opts(&[], &[]).matches(&r));
+        assert!(opts(&["news"], &[]).matches(&r));
+        assert!(!opts(&["sport"], &[]).matches(&r));
+        assert!(!opts(&["news"], &["a"]).matches(&r));
+        assert!(!opts(&[], &["news"]).matches(&r));
+        assert!(opts(&[], &["sport"]).matches(&r));
+    }
+}

@@ -1,0 +1,99 @@
+//! The Socket.IO state of one Engine.IO session: its packet decoder (with the binary
+//! attachments being collected) and the sockets of the namespaces it is connected to.
+
+use super::assembler::{AssembledPacket, BinaryPacketAssembler};
+use super::packet::{Packet, ParseError};
+use super::socket::Socket;
+use crate::realtime::engineio::EngineSocket;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+pub(crate) struct Client {
+    engine: EngineSocket,
+    state: Mutex<ClientState>,
+}
+
+struct ClientState {
+    decoder: BinaryPacketAssembler,
+    /// Connected sockets by namespace name.
+    sockets: HashMap<String, Socket>,
+    /// A namespace connection succeeded once (the connect timeout is over).
+    connected_once: bool,
+    /// The session closed: no socket may be added.
+    closed: bool,
+}
+
+impl Client {
+    pub(crate) fn new(engine: EngineSocket, max_attachments: usize) -> Arc<Client> {
+        Arc::new(Client {
+            engine,
+            state: Mutex::new(ClientState {
+                decoder: BinaryPacketAssembler::new(max_attachments),
+                sockets: HashMap::new(),
+                connected_once: false,
+                closed: false,
+            }),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, ClientState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn engine(&self) -> &EngineSocket {
+        &self.engine
+    }
+
+    pub(crate) fn push_text(&self, text: &str) -> Result<Option<AssembledPacket>, ParseError> {
+        self.lock().decoder.push_text(text)
+    }
+
+    pub(crate) fn push_binary(&self, data: Vec<u8>) -> Result<Option<AssembledPacket>, ParseError> {
+        self.lock().decoder.push_binary(data)
+    }
+
+    /// Sends a packet outside any socket (CONNECT_ERROR).
+    pub(crate) fn send(&self, packet: &Packet) {
+        self.engine
+            .send_batch(super::adapter::packet_messages(packet));
+    }
+
+    pub(crate) fn socket(&self, namespace: &str) -> Option<Socket> {
+        self.lock().sockets.get(namespace).cloned()
+    }
+
+    /// Adds a connected socket; false when the session closed meanwhile.
+    pub(crate) fn attach(&self, namespace: &str, socket: Socket) -> bool {
+        let mut state = self.lock();
+        if state.closed {
+            return false;
+        }
+        state.connected_once = true;
+        state.sockets.insert(namespace.to_owned(), socket);
+        true
+    }
+
+    /// Removes a socket that left its namespace.
+    pub(crate) fn detach(&self, namespace: &str, socket: &Socket) {
+        let mut state = self.lock();
+        if state
+            .sockets
+            .get(namespace)
+            .is_some_and(|s| s.same_as(socket))
+        {
+            state.sockets.remove(namespace);
+        }
+    }
+
+    /// Marks the client closed and hands over its sockets (to be closed by the caller).
+    pub(crate) fn take_all(&self) -> Vec<Socket> {
+        let mut state = self.lock();
+        state.closed = true;
+        state.decoder.reset();
+        state.sockets.drain().map(|(_, socket)| socket).collect()
+    }
+
+    pub(crate) fn connected_once(&self) -> bool {
+        self.lock().connected_once
+    }
+}

@@ -1,0 +1,88 @@
+//! The conformance fixture: what the reference servers of the official Socket.IO v5 and
+//! Engine.IO v4 protocol test suites do, on one actix-web server.
+//!
+//! - `/socket.io/`: namespaces `/` and `/custom`; on connection each emits `auth` with the
+//!   handshake auth payload; on `/`, a `message` event comes back as `message-back` with the
+//!   same arguments (binary attachments included), and `message-with-ack` is acknowledged with
+//!   its own arguments;
+//! - `/engine.io/`: a bare Engine.IO server that sends every message back;
+//! - pingInterval 300 ms, pingTimeout 200 ms, maxPayload 1000000, connect timeout 1000 ms, no
+//!   connection state recovery (the suite expects the CONNECT answer to hold only `sid`).
+
+use super::config::SocketIoConfig;
+use super::server::SocketIo;
+use super::socket::Socket;
+use crate::realtime::engineio::{configure, echo::EchoHandler, EngineConfig, EngineIo};
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The suites' Engine.IO settings.
+pub fn engine_config() -> EngineConfig {
+    EngineConfig {
+        ping_interval: Duration::from_millis(300),
+        ping_timeout: Duration::from_millis(200),
+        max_payload: 1_000_000,
+        ..EngineConfig::default()
+    }
+}
+
+/// The suites' Socket.IO settings.
+pub fn socketio_config() -> SocketIoConfig {
+    SocketIoConfig {
+        connect_timeout: Duration::from_millis(1000),
+        recovery: None,
+        ..SocketIoConfig::default()
+    }
+}
+
+fn emit_auth(socket: &Socket) {
+    let auth = socket.handshake().auth.clone();
+    if let Err(error) = socket.emit("auth", vec![auth]) {
+        tracing::debug!(%error, "auth not emitted");
+    }
+}
+
+/// The fixture's Socket.IO server.
+pub fn fixture(config: SocketIoConfig) -> SocketIo {
+    let io = SocketIo::new(config);
+    io.of("/").on_connection(|socket| {
+        emit_auth(&socket);
+        socket.on("message", |socket, args, _ack| {
+            if let Err(error) = socket.emit("message-back", args) {
+                tracing::debug!(%error, "message-back not emitted");
+            }
+        });
+        socket.on("message-with-ack", |_socket, args, ack| {
+            if let Some(ack) = ack {
+                ack.send(args);
+            }
+        });
+    });
+    io.of("/custom").on_connection(|socket| emit_auth(&socket));
+    io
+}
+
+/// Serves a Socket.IO engine at `/socket.io/` and an echo engine with the same settings at
+/// `/engine.io/` on `listener`. The returned server must be awaited or spawned.
+pub fn serve(listener: TcpListener, socketio: Arc<EngineIo<SocketIo>>) -> std::io::Result<Server> {
+    let echo = Arc::new(EngineIo::new(
+        EchoHandler::default(),
+        socketio.config().clone(),
+    ));
+    let server = HttpServer::new(move || {
+        let socketio = Arc::clone(&socketio);
+        let echo = Arc::clone(&echo);
+        App::new().configure(move |cfg| {
+            configure(cfg, "/socket.io/", socketio);
+            configure(cfg, "/engine.io/", echo);
+        })
+    })
+    .workers(2)
+    .shutdown_timeout(1)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}
