@@ -367,28 +367,37 @@ fn location_ttl(info: &LocationInfo, normal: Duration) -> Duration {
     }
 }
 
+/// Serves `key` from `cache`, or awaits `load` (lazy: it runs only on a miss) and keeps its
+/// answer for `ttl(answer)`. Errors are never cached.
+async fn cached<K, V>(
+    cache: &TtlCache<K, V>,
+    key: K,
+    ttl: impl FnOnce(&V) -> Duration,
+    load: impl std::future::Future<Output = Result<V, MapsError>>,
+) -> Result<V, MapsError>
+where
+    K: Eq + std::hash::Hash,
+    V: Clone,
+{
+    if let Some(hit) = cache.get(&key) {
+        return Ok(hit);
+    }
+    let value = load.await?;
+    cache.insert(key, value.clone(), ttl(&value));
+    Ok(value)
+}
+
 #[async_trait]
 impl<P: MapsProvider> MapsProvider for CachedMaps<P> {
     async fn ip_location(&self, ip: IpAddr, lang: Lang) -> Result<LocationInfo, MapsError> {
-        let key = (ip, lang);
-        if let Some(hit) = self.ip.get(&key) {
-            return Ok(hit);
-        }
-        let info = self.inner.ip_location(ip, lang).await?;
-        self.ip
-            .insert(key, info.clone(), location_ttl(&info, IP_TTL));
-        Ok(info)
+        let ttl = |info: &LocationInfo| location_ttl(info, IP_TTL);
+        cached(&self.ip, (ip, lang), ttl, self.inner.ip_location(ip, lang)).await
     }
 
     async fn reverse_geocode(&self, p: LngLat, lang: Lang) -> Result<LocationInfo, MapsError> {
+        let ttl = |info: &LocationInfo| location_ttl(info, REGEO_TTL);
         let key = (point_key(p), lang);
-        if let Some(hit) = self.regeo.get(&key) {
-            return Ok(hit);
-        }
-        let info = self.inner.reverse_geocode(p, lang).await?;
-        self.regeo
-            .insert(key, info.clone(), location_ttl(&info, REGEO_TTL));
-        Ok(info)
+        cached(&self.regeo, key, ttl, self.inner.reverse_geocode(p, lang)).await
     }
 
     async fn geocode(
@@ -398,12 +407,8 @@ impl<P: MapsProvider> MapsProvider for CachedMaps<P> {
         lang: Lang,
     ) -> Result<Vec<Poi>, MapsError> {
         let key = search_key(address, city, lang);
-        if let Some(hit) = self.geocode.get(&key) {
-            return Ok(hit);
-        }
-        let found = self.inner.geocode(address, city, lang).await?;
-        self.geocode.insert(key, found.clone(), SEARCH_TTL);
-        Ok(found)
+        let load = self.inner.geocode(address, city, lang);
+        cached(&self.geocode, key, |_| SEARCH_TTL, load).await
     }
 
     async fn place_search(
@@ -414,12 +419,8 @@ impl<P: MapsProvider> MapsProvider for CachedMaps<P> {
         lang: Lang,
     ) -> Result<Page<Poi>, MapsError> {
         let key = (search_key(keyword, city, lang), page);
-        if let Some(hit) = self.places.get(&key) {
-            return Ok(hit);
-        }
-        let found = self.inner.place_search(keyword, city, page, lang).await?;
-        self.places.insert(key, found.clone(), SEARCH_TTL);
-        Ok(found)
+        let load = self.inner.place_search(keyword, city, page, lang);
+        cached(&self.places, key, |_| SEARCH_TTL, load).await
     }
 
     async fn input_tips(
@@ -429,12 +430,8 @@ impl<P: MapsProvider> MapsProvider for CachedMaps<P> {
         lang: Lang,
     ) -> Result<Vec<Poi>, MapsError> {
         let key = search_key(keyword, city, lang);
-        if let Some(hit) = self.tips.get(&key) {
-            return Ok(hit);
-        }
-        let found = self.inner.input_tips(keyword, city, lang).await?;
-        self.tips.insert(key, found.clone(), SEARCH_TTL);
-        Ok(found)
+        let load = self.inner.input_tips(keyword, city, lang);
+        cached(&self.tips, key, |_| SEARCH_TTL, load).await
     }
 }
 
