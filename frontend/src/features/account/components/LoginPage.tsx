@@ -10,9 +10,9 @@ import { setPrivacyRefused } from '../store/consent';
 import { takeRedirect } from '../store/redirect';
 import { checkAgreement, checkLoginPassword, checkPhone, checkSmsCode, collect } from '../validation';
 import { AgreementCheck } from './AgreementCheck';
+import { PhoneField, SmsCodeField } from './CredentialFields';
 import { AuthShell } from './AuthShell';
 import { withoutKey } from './formErrors';
-import { SendCodeButton } from './SendCodeButton';
 import { SERVER_TOAST_MS, splitServerError } from './formErrors';
 import './Account.css';
 
@@ -97,17 +97,7 @@ export function LoginPage() {
         ))}
       </div>
       <form className="auth__form" onSubmit={(e) => void submit(e)} noValidate>
-        <FormField
-          label={t('account.phone')}
-          value={phone}
-          onChange={setPhone}
-          error={errors.cellPhone}
-          placeholder={t('account.phonePlaceholder')}
-          inputMode="numeric"
-          autoComplete="tel"
-          maxLength={13}
-          testId="login-phone"
-        />
+        <PhoneField value={phone} onChange={setPhone} error={errors.cellPhone} testId="login-phone" />
         {tab === 'password' ? (
           <FormField
             label={t('account.password')}
@@ -126,18 +116,14 @@ export function LoginPage() {
             }
           />
         ) : (
-          <FormField
-            label={t('account.code')}
+          <SmsCodeField
             value={code}
             onChange={setCode}
             error={errors.smsCode}
-            placeholder={t('account.codePlaceholder')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
             testId="login-code"
-            hint={t('account.login.smsHint')}
-            addon={<SendCodeButton phone={phone} scene="login" onPhoneError={(m) => setErr('cellPhone', m)} />}
+            phone={phone}
+            scene="login"
+            onPhoneError={(m) => setErr('cellPhone', m)}
           />
         )}
         <AgreementCheck checked={agreed} onChange={(v) => { setAgreed(v); if (v) setErr('agreement', null); }} error={errors.agreement} />

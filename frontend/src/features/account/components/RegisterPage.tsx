@@ -7,10 +7,10 @@ import { register } from '../api/account';
 import { setPrivacyRefused } from '../store/consent';
 import { checkNewPassword, checkPhone, checkSmsCode, collect } from '../validation';
 import { AgreementCheck } from './AgreementCheck';
+import { PhoneField, SmsCodeField } from './CredentialFields';
 import { AuthShell } from './AuthShell';
 import { useFinishLogin } from './LoginPage';
 import { PrivacyConsentDialog } from './PrivacyConsentDialog';
-import { SendCodeButton } from './SendCodeButton';
 import { SERVER_TOAST_MS, splitServerError, withoutKey } from './formErrors';
 import './Account.css';
 
@@ -58,28 +58,15 @@ export function RegisterPage() {
   return (
     <AuthShell title={t('account.register.title')} heading={t('account.register.title')} sub={t('account.login.subtitle')}>
       <form className="auth__form auth__form--solo" onSubmit={submit} noValidate>
-        <FormField
-          label={t('account.phone')}
-          value={phone}
-          onChange={setPhone}
-          error={errors.cellPhone}
-          placeholder={t('account.phonePlaceholder')}
-          inputMode="numeric"
-          autoComplete="tel"
-          maxLength={13}
-          testId="reg-phone"
-        />
-        <FormField
-          label={t('account.code')}
+        <PhoneField value={phone} onChange={setPhone} error={errors.cellPhone} testId="reg-phone" />
+        <SmsCodeField
           value={code}
           onChange={setCode}
           error={errors.smsCode}
-          placeholder={t('account.codePlaceholder')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
           testId="reg-code"
-          addon={<SendCodeButton phone={phone} scene="register" onPhoneError={(m) => setErrors((e) => (m ? { ...e, cellPhone: m } : withoutKey(e, 'cellPhone')))} />}
+          phone={phone}
+          scene="register"
+          onPhoneError={(m) => setErrors((e) => (m ? { ...e, cellPhone: m } : withoutKey(e, 'cellPhone')))}
         />
         <FormField
           label={t('account.password')}

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { FormField } from '@/components/FormField';
+import { PhoneField, SmsCodeField } from './CredentialFields';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import { resetPassword } from '../api/account';
 import { checkNewPassword, checkPhone, checkSmsCode, collect } from '../validation';
 import { AuthShell } from './AuthShell';
-import { SendCodeButton } from './SendCodeButton';
 import { SERVER_TOAST_MS, splitServerError, withoutKey } from './formErrors';
 import './Account.css';
 
@@ -45,17 +45,15 @@ export function ResetPasswordPage() {
   return (
     <AuthShell title={t('account.reset.title')} heading={t('account.reset.title')}>
       <form className="auth__form auth__form--solo" onSubmit={(e) => void submit(e)} noValidate>
-        <FormField label={t('account.phone')} value={phone} onChange={setPhone} error={errors.cellPhone} placeholder={t('account.phonePlaceholder')} inputMode="numeric" maxLength={13} testId="reset-phone" />
-        <FormField
-          label={t('account.code')}
+        <PhoneField value={phone} onChange={setPhone} error={errors.cellPhone} testId="reset-phone" />
+        <SmsCodeField
           value={code}
           onChange={setCode}
           error={errors.smsCode}
-          placeholder={t('account.codePlaceholder')}
-          inputMode="numeric"
-          maxLength={6}
           testId="reset-code"
-          addon={<SendCodeButton phone={phone} scene="reset" onPhoneError={(m) => setErrors((e) => (m ? { ...e, cellPhone: m } : withoutKey(e, 'cellPhone')))} />}
+          phone={phone}
+          scene="reset"
+          onPhoneError={(m) => setErrors((e) => (m ? { ...e, cellPhone: m } : withoutKey(e, 'cellPhone')))}
         />
         <FormField
           label={t('account.newPassword')}
