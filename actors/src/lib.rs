@@ -1,4 +1,5 @@
 pub mod accounts;
+pub mod bus;
 pub mod cache;
 pub mod catalogue;
 pub mod clock;
