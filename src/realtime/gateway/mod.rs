@@ -1,0 +1,156 @@
+//! The product's use of the Socket.IO server: the customer namespace's handlers, and the pump
+//! that turns bus events into room emits on this node.
+//!
+//! Customers connect to `/` (visitors too). Client events:
+//! - `time:sync` (ack): `{clientTime}` → `{clientTime, serverTime}` for the app's clock.
+//! - `store:watch` (ack) `{storeCode}`: follow one store's `store:update` (menu, sold out);
+//!   watching another store leaves the previous one. `store:unwatch` leaves it.
+//!
+//! The handshake `auth` may carry `token` (a logged-in user: joins `user:{id}` for payment
+//! results and cart changes) and `cartToken` (a visitor's cart). `order:watch` arrives with
+//! orders; `/store` is registered once staff tokens exist, so until then it answers
+//! "Invalid namespace" to everyone.
+
+pub mod routing;
+
+use super::socketio::{Socket, SocketIo};
+use actors::bus::Bus;
+use actors::clock::Clock;
+use routing::{cart_room, deliveries, store_room, user_room, CUSTOMERS};
+use serde_json::{json, Value};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+/// Resolves a session token to its user id (None: unknown, expired or logged out).
+pub type ResolveUser =
+    Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Option<i64>> + Send>> + Send + Sync>;
+
+/// Registers the customer namespace's handlers on `io`.
+pub fn install(io: &SocketIo, clock: Clock, resolve_user: ResolveUser) {
+    io.of(CUSTOMERS).on_connection(move |socket| {
+        on_customer(&socket, clock.clone(), resolve_user.clone());
+    });
+}
+
+fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
+    socket.on("time:sync", move |_, args, ack| {
+        if let Some(ack) = ack {
+            let client_time = args.first().and_then(|a| a.get("clientTime")).cloned();
+            ack.send(vec![json!({
+                "clientTime": client_time.unwrap_or(Value::Null),
+                "serverTime": clock.now_ms(),
+            })]);
+        }
+    });
+    socket.on("store:watch", |socket, args, ack| {
+        let code = args
+            .first()
+            .and_then(|a| a.get("storeCode"))
+            .and_then(Value::as_str)
+            .filter(|c| is_code(c));
+        let answer = match code {
+            Some(code) => {
+                leave_store_rooms(socket);
+                socket.join(store_room(code));
+                json!({"errCode": "00"})
+            }
+            None => json!({"errCode": "400", "errMsg": "storeCode is not valid"}),
+        };
+        if let Some(ack) = ack {
+            ack.send(vec![answer]);
+        }
+    });
+    socket.on("store:unwatch", |socket, _, ack| {
+        leave_store_rooms(socket);
+        if let Some(ack) = ack {
+            ack.send(vec![json!({"errCode": "00"})]);
+        }
+    });
+    if let Some(cart_token) = socket
+        .handshake()
+        .auth_str("cartToken")
+        .filter(|t| is_code(t))
+    {
+        socket.join(cart_room(cart_token));
+    }
+    if let Some(token) = socket.handshake().auth_str("token") {
+        let (socket, token) = (socket.clone(), token.to_string());
+        let resolving = resolve_user(token);
+        // Handlers run on a worker thread; the lookup is I/O, so it finishes in the background.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if let Some(user_id) = resolving.await {
+                        socket.join(user_room(user_id));
+                    }
+                });
+            }
+            Err(_) => tracing::warn!("no runtime to resolve a socket's session on"),
+        }
+    }
+}
+
+fn leave_store_rooms(socket: &Socket) {
+    for room in socket.rooms() {
+        if room.starts_with("store:") {
+            socket.leave(&room);
+        }
+    }
+}
+
+/// Store codes and cart tokens: short ASCII words, so room names stay tidy.
+fn is_code(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 64
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Emits every bus event to its rooms on this node, until the bus closes. A pump that fell
+/// behind skips what it lost: clients see the `seq` gap and take a snapshot.
+pub async fn pump(io: SocketIo, bus: Arc<dyn Bus>) {
+    let mut events = bus.subscribe();
+    loop {
+        match events.recv().await {
+            Ok(event) => {
+                for d in deliveries(&event) {
+                    // A namespace nobody registered (the tablets', for now) has no listeners.
+                    let Some(namespace) = io.namespace(d.namespace) else {
+                        continue;
+                    };
+                    if let Err(err) = namespace.to(d.room).emit(d.event, vec![d.payload]) {
+                        tracing::warn!(error = ?err, event = d.event, "gateway emit failed");
+                    }
+                }
+            }
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "gateway fell behind the bus; clients will resync");
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_code;
+
+    #[test]
+    fn codes_that_may_name_a_room() {
+        let cases = [
+            ("SH001", true),
+            ("a-b_c", true),
+            ("", false),
+            ("store:SH001", false),
+            ("SH 001", false),
+            ("门店", false),
+        ];
+        for (text, ok) in cases {
+            assert_eq!(is_code(text), ok, "{text:?}");
+        }
+        assert!(!is_code(&"x".repeat(65)));
+    }
+}
