@@ -8,6 +8,7 @@ mod errors;
 mod helpers;
 mod node;
 mod polling;
+mod redis_adapter;
 mod sessions;
 mod sio_client;
 mod sio_helpers;

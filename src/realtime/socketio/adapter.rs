@@ -12,27 +12,14 @@
 //! persisted as a [`PersistedSession`]; [`Adapter::replay_since`] answers the broadcasts it
 //! missed, or `None` when that is no longer known (the client is then told it did not recover).
 //!
-//! # The Redis adapter (not written yet)
+//! # The Redis adapter
 //!
-//! The trait is shaped so that a `RedisAdapter` (used when `REDIS_URL` is set) can implement it
-//! without changes above it:
-//! - rooms stay in process (`add_all`, `del`, `socket_rooms`, `sockets` answer for this node),
-//!   as in socket.io-redis-adapter; cross-node membership queries would be a request/response
-//!   over pub/sub, added only when something needs them;
-//! - `broadcast` first `append`s (with recovery on), then delivers to the local sockets and
-//!   PUBLISHes `{node id, offset, data, opts}` on `socket.io#<namespace>#`; each node's
-//!   subscriber task delivers what other nodes published to its own local sockets through the
-//!   same [`LocalSockets`] handle (dropping its own messages by node id);
-//! - `append` is `XADD socket.io:history:<namespace> MAXLEN ~ max_history * data opts`, the
-//!   stream id being the offset (ids only grow, so order is the stream's); entries older than
-//!   the window are trimmed with `XTRIM MINID`;
-//! - `persist_session` is `SET socket.io:session:<pid> <json> PX <window>`, `take_session` is
-//!   `GETDEL`; `replay_since` is `XRANGE (<offset> +`, after checking with `XINFO STREAM` (first
-//!   entry) that nothing after the offset was trimmed, filtered by the session's rooms as here;
-//! - the trait methods are synchronous: the Redis adapter would keep a connection manager and a
-//!   background task, answer `sockets`/`socket_rooms` from local state, fire-and-forget its
-//!   writes through a channel to that task, and block only in `replay_since` and
-//!   `take_session` (called once per reconnect) — or those two become async then.
+//! [`super::redis_adapter`] implements this trait for several nodes (used when `REDIS_URL` is
+//! set): rooms stay in process, broadcasts go through Redis pub/sub, and the history and the
+//! sessions live in Redis; its module documentation lists the keys, the channels, the ordering
+//! guarantees and what the load balancer must do. The trait stayed synchronous: the Redis
+//! adapter queues broadcasts to a writer thread and blocks for one round trip only in
+//! `current_offset`, `replay_since`, `persist_session` and `take_session`.
 
 use super::config::RecoveryConfig;
 use super::packet::{Packet, PacketKind};

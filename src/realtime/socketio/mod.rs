@@ -25,6 +25,8 @@ pub mod handshake;
 pub mod namespace;
 pub mod packet;
 pub mod parse;
+pub mod redis_adapter;
+pub mod redis_wire;
 pub mod server;
 pub mod socket;
 
@@ -38,5 +40,6 @@ pub use config::{RecoveryConfig, SocketIoConfig};
 pub use handshake::Handshake;
 pub use namespace::Namespace;
 pub use packet::{Packet, PacketKind, ParseError};
+pub use redis_adapter::{RedisAdapter, RedisAdapterFactory};
 pub use server::SocketIo;
 pub use socket::{AckSender, DisconnectReason, EmitError, Socket};
