@@ -1,13 +1,16 @@
 # The two commands: `make run` (build the app, serve everything on the embedded default)
-# and `make test` (every test: Rust on SQLite and PostgreSQL, frontend, browser end-to-end).
+# and `make test` (every test: Rust on SQLite, PostgreSQL and with Redis sessions, frontend,
+# browser end-to-end).
 
 SHELL := /bin/bash
 CARGO ?= cargo
 # PostgreSQL for the production-path variant of the integration tests. On CI it is mandatory.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+# Redis for the variant with sessions kept in Redis. On CI it is mandatory.
+TEST_REDIS_URL ?= redis://127.0.0.1:6379
 FRONTEND := frontend
 
-.PHONY: run build build-frontend test test-rust test-rust-postgres test-frontend test-e2e lint fmt
+.PHONY: run build build-frontend test test-rust test-rust-postgres test-rust-redis test-frontend test-e2e lint fmt
 
 run: build-frontend
 	$(CARGO) run --release --bin pizza-order -- serve
@@ -25,7 +28,7 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 build-frontend: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run build
 
-test: lint test-rust test-rust-postgres test-frontend test-e2e
+test: lint test-rust test-rust-postgres test-rust-redis test-frontend test-e2e
 
 lint: $(FRONTEND)/node_modules/.package-lock.json
 	$(CARGO) fmt --all -- --check
@@ -45,6 +48,18 @@ test-rust-postgres:
 		echo "PostgreSQL is not reachable at $(TEST_DATABASE_URL) and is mandatory on CI" >&2; exit 1; \
 	else \
 		echo "SKIPPED: PostgreSQL variant (no server at $(TEST_DATABASE_URL)); CI runs it"; \
+	fi
+
+# The same integration tests with sessions in Redis: each test app its own key prefix,
+# its keys deleted after.
+test-rust-redis:
+	@if redis-cli -u "$(TEST_REDIS_URL)" ping 2>/dev/null | grep -q PONG; then \
+		echo "integration tests with sessions in Redis"; \
+		TEST_REDIS_URL="$(TEST_REDIS_URL)" $(CARGO) test --test api; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "Redis is not reachable at $(TEST_REDIS_URL) and is mandatory on CI" >&2; exit 1; \
+	else \
+		echo "SKIPPED: Redis variant (no server at $(TEST_REDIS_URL)); CI runs it"; \
 	fi
 
 test-frontend: $(FRONTEND)/node_modules/.package-lock.json

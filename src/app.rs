@@ -1,13 +1,16 @@
 //! Wiring: build the application from settings, bind the listener (port 0 in tests) and run.
 
 use crate::config::Settings;
+use crate::housekeeping::Housekeeping;
 use crate::http;
 use crate::state::AppState;
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App, HttpServer};
+use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
 use actors::db::catalogue::CatalogueRepo;
+use actors::db::sessions::SessionRepo;
 use actors::db::Db;
 use anyhow::Context;
 use std::net::TcpListener;
@@ -19,6 +22,8 @@ pub struct Application {
     port: u16,
     server: Server,
     state: AppState,
+    /// The periodic cleanup; it stops when the server does (the handle is dropped).
+    housekeeping: Housekeeping,
 }
 
 impl Application {
@@ -57,6 +62,7 @@ impl Application {
                 "the sandbox SMS provider is active: codes are readable at /api/v1/dev/sms-outbox"
             );
         }
+        let sessions = session_store(&settings, &db).await?;
         let state = AppState {
             db,
             catalogue: Arc::new(catalogue),
@@ -65,17 +71,20 @@ impl Application {
             sms_outbox: sms.outbox,
             privacy_policy_updated_at: settings.privacy.policy_updated_at,
             clock,
+            sessions,
         };
 
         let listener = TcpListener::bind(&settings.server.bind)
             .with_context(|| format!("binding {}", settings.server.bind))?;
         let port = listener.local_addr()?.port();
         let server = run(listener, state.clone(), &settings)?;
+        let housekeeping = crate::housekeeping::start(state.clone());
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");
         Ok(Application {
             port,
             server,
             state,
+            housekeeping,
         })
     }
 
@@ -88,6 +97,7 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let _housekeeping = self.housekeeping;
         self.server.await
     }
 }
@@ -105,6 +115,21 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
     Db::connect(&url, settings.database.max_connections)
         .await
         .with_context(|| format!("connecting to {}", actors::db::redact(&url)))
+}
+
+/// Redis when configured (every node shares it, and it expires sessions by itself), the
+/// database otherwise.
+async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
+    Ok(match settings.redis_url() {
+        Some(url) => {
+            let store = RedisSessionStore::connect(url, &settings.redis.key_prefix)
+                .await
+                .with_context(|| format!("connecting to Redis at {}", actors::db::redact(url)))?;
+            tracing::info!("sessions are kept in Redis");
+            Arc::new(store)
+        }
+        None => Arc::new(DbSessionStore::new(SessionRepo::new(db.clone()))),
+    })
 }
 
 fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::Result<Server> {

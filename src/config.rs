@@ -81,12 +81,21 @@ impl fmt::Debug for DatabaseSettings {
 #[derive(Clone, Deserialize)]
 pub struct RedisSettings {
     pub url: String,
+    /// Put before every key this app writes, so apps (and test runs) sharing a Redis do not
+    /// see each other's keys.
+    #[serde(default = "default_key_prefix")]
+    pub key_prefix: String,
+}
+
+fn default_key_prefix() -> String {
+    "pizza:".into()
 }
 
 impl fmt::Debug for RedisSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RedisSettings")
             .field("url", &actors::db::redact(&self.url))
+            .field("key_prefix", &self.key_prefix)
             .finish()
     }
 }

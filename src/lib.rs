@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod config;
+pub mod housekeeping;
 pub mod http;
 pub mod providers;
 pub mod realtime;

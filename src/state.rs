@@ -2,12 +2,11 @@
 
 use crate::providers::sms::SandboxSms;
 use actors::accounts::passwords::LoginThrottle;
-use actors::accounts::sessions::Sessions;
+use actors::accounts::sessions::SessionStore;
 use actors::accounts::sms_codes::SmsCodes;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
 use actors::db::login_failures::LoginFailureRepo;
-use actors::db::sessions::SessionRepo;
 use actors::db::sms_codes::SmsCodeRepo;
 use actors::db::Db;
 use actors::providers::maps::MapsProvider;
@@ -25,6 +24,8 @@ pub struct AppState {
     /// The privacy policy version in force (its update time, epoch ms).
     pub privacy_policy_updated_at: i64,
     pub clock: Clock,
+    /// The database's sessions table, or Redis when `[redis] url` is set.
+    pub sessions: Arc<dyn SessionStore>,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.
@@ -33,8 +34,8 @@ impl AppState {
         SmsCodes::new(SmsCodeRepo::new(self.db.clone()), self.sms.clone())
     }
 
-    pub fn sessions(&self) -> Sessions {
-        Sessions::new(SessionRepo::new(self.db.clone()))
+    pub fn sessions(&self) -> &dyn SessionStore {
+        self.sessions.as_ref()
     }
 
     pub fn login_throttle(&self) -> LoginThrottle {

@@ -118,8 +118,9 @@ pub async fn login(
     };
     let now = state.clock.now_ms();
     let throttle = state.login_throttle();
-    throttle
-        .check(&phone, now)
+    // Counted as a failure until the password proves right.
+    let _attempt = throttle
+        .attempt(&phone, now)
         .await
         .map_err(input::throttle_error)?;
     let user = UserRepo::new(state.db.clone())
@@ -130,7 +131,6 @@ pub async fn login(
         .await
         .map_err(input::password_error)?;
     let Some(user) = user.filter(|_| ok) else {
-        throttle.failed(&phone, now).await?;
         return Err(input::wrong_credentials());
     };
     throttle.succeeded(&phone).await?;
@@ -200,7 +200,7 @@ async fn existing_or_new(
     responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
 #[post("/auth/logout")]
 pub async fn logout(state: web::Data<AppState>, user: AuthUser) -> ApiResult<Reply<()>> {
-    state.sessions().close(&user.session).await?;
+    state.sessions().revoke(&user.session).await?;
     Ok(Reply::new(()))
 }
 
@@ -237,7 +237,7 @@ pub async fn reset_password(
         .await
         .map_err(input::password_error)?;
     users.set_password(user.id, &hash, now).await?;
-    state.sessions().close_others(user.id, None).await?;
+    state.sessions().revoke_user(user.id).await?;
     state.login_throttle().succeeded(&phone).await?;
     Ok(Reply::new(()))
 }
@@ -265,17 +265,17 @@ pub async fn change_password(
         let old = input::login_password("oldPassword", body.old_password.as_ref())
             .map_err(|e| ApiError::Invalid(vec![e]))?;
         let throttle = state.login_throttle();
-        throttle
-            .check(&phone, now)
+        let attempt = throttle
+            .attempt(&phone, now)
             .await
             .map_err(input::throttle_error)?;
         if !passwords::verify(old, Some(stored))
             .await
             .map_err(input::password_error)?
         {
-            throttle.failed(&phone, now).await?;
             return Err(input::wrong_old_password());
         }
+        throttle.forgive(attempt).await?;
     }
     let hash = passwords::hash(new.expose().to_owned())
         .await
@@ -283,7 +283,7 @@ pub async fn change_password(
     users.set_password(user.id, &hash, now).await?;
     state
         .sessions()
-        .close_others(user.id, Some(&auth.session))
+        .revoke_others(user.id, &auth.session)
         .await?;
     Ok(Reply::new(()))
 }
@@ -306,7 +306,7 @@ async fn login_reply(
     new_user: bool,
 ) -> ApiResult<Reply<LoginReply>> {
     let now = state.clock.now_ms();
-    let (token, expires_at) = state.sessions().open(user_id, now).await?;
+    let (token, expires_at) = state.sessions().create(user_id, now).await?;
     Ok(Reply::new(LoginReply {
         token: token.expose().to_owned(),
         expires_at,

@@ -230,6 +230,13 @@ impl From<actors::db::DbError> for ApiError {
     }
 }
 
+/// So are session store failures (the database or Redis being unreachable).
+impl From<actors::accounts::sessions::StoreError> for ApiError {
+    fn from(err: actors::accounts::sessions::StoreError) -> Self {
+        ApiError::Internal(err.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -122,6 +122,8 @@ pub async fn close_account(state: web::Data<AppState>, auth: AuthUser) -> ApiRes
     UserRepo::new(state.db.clone())
         .close(auth.user_id, state.clock.now_ms())
         .await?;
+    // The database store lost them with the account; Redis keeps its own until told.
+    state.sessions().revoke_user(auth.user_id).await?;
     tracing::info!(user_id = auth.user_id, "account closed");
     Ok(Reply::new(()))
 }

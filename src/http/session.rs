@@ -44,7 +44,7 @@ impl FromRequest for AuthUser {
                     session,
                 }),
                 Err(SessionError::Expired) => Err(ApiError::SessionExpired),
-                Err(SessionError::Db(e)) => Err(e.into()),
+                Err(SessionError::Store(e)) => Err(e.into()),
             }
         })
     }

@@ -16,6 +16,8 @@ pub struct TestApp {
     pub app_state: pizza_order::state::AppState,
     static_dir: PathBuf,
     cleanup: Cleanup,
+    /// With TEST_REDIS_URL: the url and this app's key prefix, whose keys go on drop.
+    redis: Option<(String, String)>,
 }
 
 enum Cleanup {
@@ -30,6 +32,17 @@ pub fn backend() -> &'static str {
     } else {
         "sqlite"
     }
+}
+
+/// Whether sessions are kept in Redis in this run (TEST_REDIS_URL set).
+pub fn redis_sessions() -> bool {
+    redis_url().is_some()
+}
+
+fn redis_url() -> Option<String> {
+    std::env::var("TEST_REDIS_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
 }
 
 fn postgres_admin_url() -> Option<String> {
@@ -69,6 +82,13 @@ pub async fn spawn_app_at(now_ms: i64) -> TestApp {
             Cleanup::Sqlite(dir)
         }
     };
+    let redis = redis_url().map(|url| {
+        // Each app its own keys, so parallel tests do not see each other's sessions.
+        let prefix = format!("pizza-test-{id}:");
+        settings.redis.url = url.clone();
+        settings.redis.key_prefix = prefix.clone();
+        (url, prefix)
+    });
     if matches!(cleanup, Cleanup::Postgres { .. }) {
         // Production does not seed on start; the test does it the way an operator would.
         let db = pizza_order::app::open_database(&settings)
@@ -95,6 +115,25 @@ pub async fn spawn_app_at(now_ms: i64) -> TestApp {
         app_state,
         static_dir,
         cleanup,
+        redis,
+    }
+}
+
+impl TestApp {
+    /// How many keys this app has in Redis matching `<prefix><pattern>` (0 without Redis).
+    pub fn redis_keys(&self, pattern: &str) -> usize {
+        use redis::Commands;
+        let Some((url, prefix)) = &self.redis else {
+            return 0;
+        };
+        let mut conn = redis::Client::open(url.as_str())
+            .and_then(|c| c.get_connection())
+            .expect("redis");
+        let keys: Vec<String> = conn
+            .scan_match(format!("{prefix}{pattern}"))
+            .expect("scan")
+            .collect();
+        keys.len()
     }
 }
 
@@ -230,6 +269,9 @@ pub fn demo() -> actors::domain::catalog::Catalogue {
 impl Drop for TestApp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.static_dir);
+        if let Some((url, prefix)) = &self.redis {
+            delete_redis_keys(url, prefix);
+        }
         match &self.cleanup {
             Cleanup::Sqlite(dir) => {
                 let _ = std::fs::remove_dir_all(dir);
@@ -247,6 +289,21 @@ impl Drop for TestApp {
                 .join();
             }
         }
+    }
+}
+
+/// Deletes every key under the prefix (blocking client: Drop cannot await).
+fn delete_redis_keys(url: &str, prefix: &str) {
+    use redis::Commands;
+    let Ok(mut conn) = redis::Client::open(url).and_then(|c| c.get_connection()) else {
+        return;
+    };
+    let keys: Vec<String> = match conn.scan_match(format!("{prefix}*")) {
+        Ok(iter) => iter.collect(),
+        Err(_) => return,
+    };
+    if !keys.is_empty() {
+        let _: redis::RedisResult<()> = conn.del(keys);
     }
 }
 

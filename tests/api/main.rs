@@ -4,10 +4,13 @@
 mod account_logs;
 mod accounts;
 mod addresses;
+mod cleanup;
 mod envelope;
 mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod races;
+mod session_store;
 mod sms_codes;
 mod stores;

@@ -2,6 +2,7 @@
 //! (hashing off the async threads, the failed-login throttle) and sessions (opaque tokens).
 //! Each answers typed errors; the HTTP edge maps them to the error catalogue.
 
+pub mod cleanup;
 pub mod passwords;
 pub mod secrets;
 pub mod sessions;

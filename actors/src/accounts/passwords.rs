@@ -1,6 +1,7 @@
 //! Password hashing off the async threads, and the failed-login throttle: after 5 wrong
 //! passwords for a phone within 15 minutes, that phone's logins are refused until the window
-//! has passed, right password or not, so guessing cannot continue.
+//! has passed, right password or not, so guessing cannot continue. Each try is counted before
+//! the password is checked, under the phone's lock, so parallel guesses get no extra tries.
 
 use super::secrets;
 use crate::db::login_failures::LoginFailureRepo;
@@ -52,25 +53,38 @@ impl LoginThrottle {
         LoginThrottle { repo }
     }
 
-    /// Refuses while the phone is locked.
-    pub async fn check(&self, phone: &Phone, now: i64) -> Result<(), ThrottleError> {
-        let failures = self
+    /// Starts a password check: refuses while the phone is locked, and otherwise counts this
+    /// try as a failure at once, so concurrent guesses use up the allowance one by one. Tell
+    /// the outcome with `succeeded` (a login: every failure forgiven) or `forgive` (just this
+    /// try), or leave the failure standing.
+    pub async fn attempt(&self, phone: &Phone, now: i64) -> Result<Attempt, ThrottleError> {
+        let recorded = self
             .repo
-            .since(phone, now - LOGIN_FAILURE_WINDOW_MS)
+            .record_unless_locked(phone, now - LOGIN_FAILURE_WINDOW_MS, now, |failures| {
+                login_locked_until(failures)
+                    .filter(|until| *until > now)
+                    .map(|until| until - now)
+            })
             .await?;
-        match login_locked_until(&failures) {
-            Some(until) if until > now => Err(ThrottleError::Locked {
-                retry_after_ms: until - now,
-            }),
-            _ => Ok(()),
+        match recorded {
+            Ok(failure_id) => Ok(Attempt { failure_id }),
+            Err(retry_after_ms) => Err(ThrottleError::Locked { retry_after_ms }),
         }
     }
 
-    pub async fn failed(&self, phone: &Phone, now: i64) -> Result<(), DbError> {
-        self.repo.record(phone, now).await
+    /// The password of this try was right: it does not count.
+    pub async fn forgive(&self, attempt: Attempt) -> Result<(), DbError> {
+        self.repo.forget(attempt.failure_id).await
     }
 
     pub async fn succeeded(&self, phone: &Phone) -> Result<(), DbError> {
         self.repo.clear(phone).await
     }
+}
+
+/// A try counted as a failure until forgiven.
+#[derive(Debug)]
+#[must_use = "a right password must be forgiven or the throttle succeeded"]
+pub struct Attempt {
+    failure_id: i64,
 }

@@ -1,10 +1,26 @@
 //! Opaque session tokens: 32 random bytes handed to the client once, only their sha256
-//! stored. A session lives 30 days from its last use.
+//! stored. A session lives 30 days from its last use. Where they are stored is the
+//! `SessionStore`'s business: the database by default, Redis when configured (sessions are
+//! read on every request and expire by themselves there).
+
+mod db_store;
+mod redis_store;
+
+pub use db_store::DbSessionStore;
+pub use redis_store::RedisSessionStore;
 
 use super::secrets::Token;
-use crate::db::sessions::SessionRepo;
 use crate::db::DbError;
-use crate::domain::account::{slid_expiry, SESSION_TTL_MS};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("session store: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("stored session is corrupt: {0}")]
+    Corrupt(#[from] serde_json::Error),
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -12,7 +28,19 @@ pub enum SessionError {
     #[error("session expired")]
     Expired,
     #[error(transparent)]
-    Db(#[from] DbError),
+    Store(#[from] StoreError),
+}
+
+impl From<DbError> for SessionError {
+    fn from(e: DbError) -> SessionError {
+        SessionError::Store(e.into())
+    }
+}
+
+impl From<redis::RedisError> for SessionError {
+    fn from(e: redis::RedisError) -> SessionError {
+        SessionError::Store(e.into())
+    }
 }
 
 /// A resolved session: whose it is, and the key to end it.
@@ -22,54 +50,26 @@ pub struct Session {
     pub token_hash: String,
 }
 
-#[derive(Clone, Debug)]
-pub struct Sessions {
-    repo: SessionRepo,
-}
+/// Where sessions live. Times are the caller's clock (epoch ms), so tests can move it.
+#[async_trait::async_trait]
+pub trait SessionStore: Send + Sync {
+    /// A new session; the token is returned to hand to the client and is not kept. Answers
+    /// the token and its expiry.
+    async fn create(&self, user_id: i64, now: i64) -> Result<(Token, i64), StoreError>;
 
-impl Sessions {
-    pub fn new(repo: SessionRepo) -> Sessions {
-        Sessions { repo }
-    }
+    /// The live session of the token, its expiry slid forward when due.
+    async fn resolve(&self, token: &Token, now: i64) -> Result<Session, SessionError>;
 
-    /// A new session; the token is returned to hand to the client and is not kept.
-    pub async fn open(&self, user_id: i64, now: i64) -> Result<(Token, i64), DbError> {
-        let token = Token::generate();
-        let expires_at = now + SESSION_TTL_MS;
-        self.repo
-            .create(&token.hash(), user_id, now, expires_at)
-            .await?;
-        Ok((token, expires_at))
-    }
+    /// Ends one session (logout).
+    async fn revoke(&self, session: &Session) -> Result<(), StoreError>;
 
-    pub async fn resolve(&self, token: &Token, now: i64) -> Result<Session, SessionError> {
-        let token_hash = token.hash();
-        let row = self
-            .repo
-            .find(&token_hash)
-            .await?
-            .ok_or(SessionError::Expired)?;
-        if row.expires_at <= now {
-            self.repo.delete(&token_hash).await?;
-            return Err(SessionError::Expired);
-        }
-        if let Some(later) = slid_expiry(row.expires_at, now) {
-            self.repo.extend(&token_hash, later).await?;
-        }
-        Ok(Session {
-            user_id: row.user_id,
-            token_hash,
-        })
-    }
+    /// Ends every session of the user (password reset, account closed).
+    async fn revoke_user(&self, user_id: i64) -> Result<(), StoreError>;
 
-    pub async fn close(&self, session: &Session) -> Result<(), DbError> {
-        self.repo.delete(&session.token_hash).await
-    }
+    /// Ends every other session of the user (password changed on this device).
+    async fn revoke_others(&self, user_id: i64, keep: &Session) -> Result<(), StoreError>;
 
-    /// Ends every other session of the user (password changed), or all of them (reset).
-    pub async fn close_others(&self, user_id: i64, keep: Option<&Session>) -> Result<(), DbError> {
-        self.repo
-            .delete_for_user(user_id, keep.map(|s| s.token_hash.as_str()))
-            .await
-    }
+    /// Housekeeping: drops sessions expired by `now`; answers how many. A store whose entries
+    /// expire by themselves answers 0.
+    async fn purge_expired(&self, now: i64) -> Result<u64, StoreError>;
 }

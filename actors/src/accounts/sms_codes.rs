@@ -68,38 +68,35 @@ impl SmsCodes {
         lang: Lang,
         now: i64,
     ) -> Result<(), SendError> {
-        if let Some(left) = cooldown_left_ms(self.repo.last_sent_at(phone, scene).await?, now) {
+        // The limits are read and the code written under the phone's and the client's locks:
+        // concurrent requests queue here instead of all counting below the limit.
+        let mut tx = self.repo.begin_send(phone, client_ip).await?;
+        if let Some(left) = cooldown_left_ms(tx.last_sent_at(phone, scene).await?, now) {
             return Err(SendError::Cooldown {
                 retry_after_ms: left,
             });
         }
         let day_start = china_day_start(now);
-        if self.repo.count_for_phone_since(phone, day_start).await? >= SMS_PER_PHONE_PER_DAY {
+        if tx.count_for_phone_since(phone, day_start).await? >= SMS_PER_PHONE_PER_DAY {
             return Err(SendError::PhoneDailyLimit {
                 retry_after_ms: day_start + DAY_MS - now,
             });
         }
-        if self
-            .repo
-            .count_for_ip_since(client_ip, now - HOUR_MS)
-            .await?
-            >= SMS_PER_IP_PER_HOUR
-        {
+        if tx.count_for_ip_since(client_ip, now - HOUR_MS).await? >= SMS_PER_IP_PER_HOUR {
             return Err(SendError::IpHourlyLimit);
         }
         let code = secrets::sms_code();
         let salt = secrets::salt();
-        self.repo
-            .insert(&NewCode {
-                phone,
-                scene,
-                client_ip,
-                salt: &salt,
-                code_hash: &secrets::code_hash(&salt, &code),
-                now,
-                expires_at: now + SMS_CODE_TTL_MS,
-            })
-            .await?;
+        tx.insert_and_commit(&NewCode {
+            phone,
+            scene,
+            client_ip,
+            salt: &salt,
+            code_hash: &secrets::code_hash(&salt, &code),
+            now,
+            expires_at: now + SMS_CODE_TTL_MS,
+        })
+        .await?;
         self.provider.send(phone, &message(&code, lang)).await?;
         tracing::info!("sms code sent");
         Ok(())

@@ -1,7 +1,7 @@
 //! The address book. Every query is scoped by the owner, so another user's address is simply
 //! not found: it cannot be read, changed, deleted or made default.
 
-use super::{Db, DbError};
+use super::{locks, Db, DbError};
 use crate::domain::address::NewAddress;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
@@ -77,9 +77,10 @@ impl AddressRepo {
         Ok(row.map(|r| r.try_get("id")).transpose()?)
     }
 
-    /// Adds an address unless the book holds `max` already. Each transaction writes first and
-    /// checks after (rolling back on failure): SQLite then takes its write lock up front
-    /// instead of failing to upgrade a read lock under a concurrent writer.
+    /// Adds an address unless the book holds `max` already. The user's row is locked first,
+    /// so concurrent adds for one user count one after the other (the cap holds on PostgreSQL
+    /// too), and SQLite takes its write lock up front instead of failing to upgrade a read
+    /// lock under a concurrent writer. Each other transaction here also writes first.
     #[instrument(skip(self, address))]
     pub async fn insert(
         &self,
@@ -89,6 +90,16 @@ impl AddressRepo {
         now: i64,
     ) -> Result<Insert, DbError> {
         let mut tx = self.db.pool().begin().await?;
+        locks::lock_user(&mut tx, user_id).await?;
+        let count: i64 = sqlx::query("SELECT COUNT(*) AS n FROM addresses WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get("n")?;
+        if count >= max {
+            // Dropping the transaction rolls it back, releasing the lock.
+            return Ok(Insert::Full);
+        }
         if address.is_default {
             clear_default(&mut tx, user_id, None, now).await?;
         }
@@ -112,15 +123,6 @@ impl AddressRepo {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        let count: i64 = sqlx::query("SELECT COUNT(*) AS n FROM addresses WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get("n")?;
-        if count > max {
-            // Dropping the transaction rolls it back.
-            return Ok(Insert::Full);
-        }
         tx.commit().await?;
         Ok(Insert::Created(row.try_get("id")?))
     }

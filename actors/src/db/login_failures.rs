@@ -1,6 +1,6 @@
 //! Failed password logins per phone, for the throttle (spec: 5 in 15 minutes).
 
-use super::{Db, DbError};
+use super::{locks, Db, DbError};
 use crate::domain::phone::Phone;
 use sqlx::Row;
 use tracing::instrument;
@@ -15,31 +15,54 @@ impl LoginFailureRepo {
         LoginFailureRepo { db }
     }
 
+    /// Records a failure up front, before the password is checked, unless `locked` (given the
+    /// failure times since `since`, newest first) says the phone is locked: then answers
+    /// `Err(retry_after_ms)` and records nothing. Read and write happen under the phone's lock,
+    /// so concurrent guesses cannot all slip in below the limit. `Ok` holds the row id, to
+    /// forget it when the password turns out right.
     #[instrument(skip_all)]
-    pub async fn record(&self, phone: &Phone, now: i64) -> Result<(), DbError> {
-        sqlx::query("INSERT INTO login_failures (phone, failed_at) VALUES ($1, $2)")
-            .bind(phone.as_str())
-            .bind(now)
-            .execute(self.db.pool())
-            .await?;
-        Ok(())
-    }
-
-    /// Failure times since `since`, newest first.
-    #[instrument(skip_all)]
-    pub async fn since(&self, phone: &Phone, since: i64) -> Result<Vec<i64>, DbError> {
-        let rows = sqlx::query(
+    pub async fn record_unless_locked(
+        &self,
+        phone: &Phone,
+        since: i64,
+        now: i64,
+        locked: impl FnOnce(&[i64]) -> Option<i64>,
+    ) -> Result<Result<i64, i64>, DbError> {
+        let mut tx = self.db.pool().begin().await?;
+        locks::lock_key(&mut tx, &format!("login:{}", phone.as_str())).await?;
+        let failures: Vec<i64> = sqlx::query(
             "SELECT failed_at FROM login_failures WHERE phone = $1 AND failed_at > $2 \
              ORDER BY failed_at DESC",
         )
         .bind(phone.as_str())
         .bind(since)
-        .fetch_all(self.db.pool())
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get("failed_at"))
+        .collect::<Result<_, _>>()?;
+        if let Some(retry_after_ms) = locked(&failures) {
+            return Ok(Err(retry_after_ms));
+        }
+        let row = sqlx::query(
+            "INSERT INTO login_failures (phone, failed_at) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(phone.as_str())
+        .bind(now)
+        .fetch_one(&mut *tx)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("failed_at"))
-            .collect::<Result<_, _>>()?)
+        tx.commit().await?;
+        Ok(Ok(row.try_get("id")?))
+    }
+
+    /// Takes back one failure recorded up front: the password was right after all.
+    #[instrument(skip(self))]
+    pub async fn forget(&self, id: i64) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM login_failures WHERE id = $1")
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
     }
 
     /// A successful login forgives earlier mistakes, and old rows are dropped on the way.
@@ -50,5 +73,15 @@ impl LoginFailureRepo {
             .execute(self.db.pool())
             .await?;
         Ok(())
+    }
+
+    /// Housekeeping: failures at or before `before` no longer count towards any lock.
+    #[instrument(skip(self))]
+    pub async fn delete_older_than(&self, before: i64) -> Result<u64, DbError> {
+        let done = sqlx::query("DELETE FROM login_failures WHERE failed_at <= $1")
+            .bind(before)
+            .execute(self.db.pool())
+            .await?;
+        Ok(done.rows_affected())
     }
 }

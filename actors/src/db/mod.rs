@@ -6,6 +6,7 @@
 pub mod addresses;
 pub mod catalogue;
 pub mod consents;
+pub mod locks;
 pub mod login_failures;
 pub mod sessions;
 pub mod sms_codes;

@@ -1,10 +1,10 @@
 //! SMS codes: one row per code sent, holding only a salted sha256 of the code. The rows are
 //! also the counters of the send limits, so every node sees the same counts.
 
-use super::{Db, DbError};
+use super::{locks, Db, DbError};
 use crate::domain::account::Scene;
 use crate::domain::phone::Phone;
-use sqlx::Row;
+use sqlx::{Any, Row, Transaction};
 use tracing::instrument;
 
 /// A code still usable: not spent, not expired, not worn out by wrong tries.
@@ -35,71 +35,26 @@ impl SmsCodeRepo {
         SmsCodeRepo { db }
     }
 
-    /// When the last code for this phone and scene was sent.
+    /// Opens the transaction a send runs in, holding the phone's and the client address's
+    /// locks (phone first, always, so two sends cannot wait on each other), so the limits are
+    /// counted and the new code written with no other send for either in between.
     #[instrument(skip_all)]
-    pub async fn last_sent_at(&self, phone: &Phone, scene: Scene) -> Result<Option<i64>, DbError> {
-        let row = sqlx::query(
-            "SELECT MAX(created_at) AS at FROM sms_codes WHERE phone = $1 AND scene = $2",
-        )
-        .bind(phone.as_str())
-        .bind(scene.as_str())
-        .fetch_one(self.db.pool())
-        .await?;
-        Ok(row.try_get("at")?)
-    }
-
-    #[instrument(skip_all)]
-    pub async fn count_for_phone_since(&self, phone: &Phone, since: i64) -> Result<i64, DbError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM sms_codes WHERE phone = $1 AND created_at >= $2",
-        )
-        .bind(phone.as_str())
-        .bind(since)
-        .fetch_one(self.db.pool())
-        .await?;
-        Ok(row.try_get("n")?)
-    }
-
-    #[instrument(skip(self))]
-    pub async fn count_for_ip_since(&self, client_ip: &str, since: i64) -> Result<i64, DbError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM sms_codes WHERE client_ip = $1 AND created_at >= $2",
-        )
-        .bind(client_ip)
-        .bind(since)
-        .fetch_one(self.db.pool())
-        .await?;
-        Ok(row.try_get("n")?)
-    }
-
-    /// Stores a new code and retires the older ones of the same phone and scene: only the
-    /// latest code sent works.
-    #[instrument(skip_all)]
-    pub async fn insert(&self, code: &NewCode<'_>) -> Result<i64, DbError> {
+    pub async fn begin_send(&self, phone: &Phone, client_ip: &str) -> Result<SendTx, DbError> {
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query(
-            "UPDATE sms_codes SET spent_at = $1 WHERE phone = $2 AND scene = $3 AND spent_at IS NULL",
-        )
-        .bind(code.now)
-        .bind(code.phone.as_str())
-        .bind(code.scene.as_str())
-        .execute(&mut *tx)
-        .await?;
-        let row = sqlx::query(
-            "INSERT INTO sms_codes (phone, scene, client_ip, salt, code_hash, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-        )
-        .bind(code.phone.as_str())
-        .bind(code.scene.as_str())
-        .bind(code.client_ip)
-        .bind(code.salt)
-        .bind(code.code_hash)
-        .bind(code.now)
-        .bind(code.expires_at)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(row.try_get("id")?)
+        locks::lock_key(&mut tx, &format!("sms-phone:{}", phone.as_str())).await?;
+        locks::lock_key(&mut tx, &format!("sms-ip:{client_ip}")).await?;
+        Ok(SendTx { tx })
+    }
+
+    /// Housekeeping: codes dead for longer than `grace` (past every limit window that
+    /// counts them) are deleted. Answers how many went.
+    #[instrument(skip(self))]
+    pub async fn delete_dead(&self, now: i64, grace: i64) -> Result<u64, DbError> {
+        let done = sqlx::query("DELETE FROM sms_codes WHERE expires_at < $1")
+            .bind(now - grace)
+            .execute(self.db.pool())
+            .await?;
+        Ok(done.rows_affected())
     }
 
     #[instrument(skip_all)]
@@ -163,5 +118,87 @@ impl SmsCodeRepo {
                 .execute(self.db.pool())
                 .await?;
         Ok(done.rows_affected() == 1)
+    }
+}
+
+/// A send in progress, holding its locks: the counts it reads stay true until it commits.
+/// Dropped without `commit`, it rolls back.
+pub struct SendTx {
+    tx: Transaction<'static, Any>,
+}
+
+impl SendTx {
+    /// When the last code for this phone and scene was sent.
+    pub async fn last_sent_at(
+        &mut self,
+        phone: &Phone,
+        scene: Scene,
+    ) -> Result<Option<i64>, DbError> {
+        let row = sqlx::query(
+            "SELECT MAX(created_at) AS at FROM sms_codes WHERE phone = $1 AND scene = $2",
+        )
+        .bind(phone.as_str())
+        .bind(scene.as_str())
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(row.try_get("at")?)
+    }
+
+    pub async fn count_for_phone_since(
+        &mut self,
+        phone: &Phone,
+        since: i64,
+    ) -> Result<i64, DbError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM sms_codes WHERE phone = $1 AND created_at >= $2",
+        )
+        .bind(phone.as_str())
+        .bind(since)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    pub async fn count_for_ip_since(
+        &mut self,
+        client_ip: &str,
+        since: i64,
+    ) -> Result<i64, DbError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM sms_codes WHERE client_ip = $1 AND created_at >= $2",
+        )
+        .bind(client_ip)
+        .bind(since)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Stores a new code, retires the older ones of the same phone and scene (only the latest
+    /// code sent works), and commits.
+    pub async fn insert_and_commit(mut self, code: &NewCode<'_>) -> Result<i64, DbError> {
+        sqlx::query(
+            "UPDATE sms_codes SET spent_at = $1 WHERE phone = $2 AND scene = $3 AND spent_at IS NULL",
+        )
+        .bind(code.now)
+        .bind(code.phone.as_str())
+        .bind(code.scene.as_str())
+        .execute(&mut *self.tx)
+        .await?;
+        let row = sqlx::query(
+            "INSERT INTO sms_codes (phone, scene, client_ip, salt, code_hash, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(code.phone.as_str())
+        .bind(code.scene.as_str())
+        .bind(code.client_ip)
+        .bind(code.salt)
+        .bind(code.code_hash)
+        .bind(code.now)
+        .bind(code.expires_at)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        self.tx.commit().await?;
+        Ok(row.try_get("id")?)
     }
 }

@@ -1,0 +1,36 @@
+//! The periodic account cleanup, as a task that lives as long as the server.
+
+use crate::state::AppState;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+/// Every 10 minutes: frequent enough that the tables stay small, rare enough to cost nothing.
+pub const PERIOD: Duration = Duration::from_secs(10 * 60);
+
+/// The running task; dropping it stops the task.
+pub struct Housekeeping(JoinHandle<()>);
+
+impl Drop for Housekeeping {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Starts the cleanup, first run one period from now (not at start, where it would race the
+/// migrations' and the tests' setup for no gain).
+pub fn start(state: AppState) -> Housekeeping {
+    Housekeeping(tokio::spawn(async move {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + PERIOD, PERIOD);
+        // A run that was late (the process was suspended) is not made up for in a burst.
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let now = state.clock.now_ms();
+            match actors::accounts::cleanup::sweep(&state.db, state.sessions(), now).await {
+                Ok(swept) => tracing::info!(?swept, "account cleanup"),
+                // Logged and retried next period: a missed sweep only leaves dead rows longer.
+                Err(e) => tracing::warn!(error = %e, "account cleanup failed"),
+            }
+        }
+    }))
+}
