@@ -9,3 +9,4 @@ export { ProductTile, type ProductTileProps } from './ProductTile';
 export { LanguageSwitch } from './LanguageSwitch';
 export * from './Icons';
 export { FormField, FieldError, type FormFieldProps } from './FormField';
+export { ConnectionBadge, type ConnectionBadgeProps } from './ConnectionBadge';

@@ -3,7 +3,7 @@
  * common prefix; an expired entry reads as null and is removed. Expired entries are swept at start-up
  * (spec account §9). All access is guarded: private modes and full quotas must not break the app.
  */
-import { now } from './clock';
+import { now } from './clock/offset';
 
 const PREFIX = 'pz:';
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { ConnectionBadge } from '@/components/ConnectionBadge';
 import { ToastHost, showToast } from '@/components/Toast';
 import { SessionDialogs, rememberRedirect, useAccount } from '@/features/account';
 import { resetSelectedAddress } from '@/features/address';
@@ -63,6 +64,8 @@ export function AppLayout() {
         <Outlet />
       </div>
       <SessionDialogs onSignedOut={clearUserData} />
+      {/* Shows nothing until a feature opens the "/" socket (it never opens one itself). */}
+      <ConnectionBadge namespace="/" />
       <ToastHost />
     </div>
   );

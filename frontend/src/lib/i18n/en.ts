@@ -30,6 +30,11 @@ export const en: Partial<Record<MessageKey, string>> = {
   'err.sessionExpired': 'Session expired!',
   'err.loginRequired': 'Please log in first',
 
+  'conn.reconnecting': 'Reconnecting…',
+  'conn.offline': 'You are offline, please check your network!',
+  'conn.stopped': 'Live updates stopped',
+  'conn.retry': 'Retry',
+
   'orderType.0': 'Delivery',
   'orderType.1': 'Pickup',
   'orderType.2': 'Dine-in',

@@ -28,6 +28,11 @@ export const zh = {
   'err.sessionExpired': '登录过期!',
   'err.loginRequired': '请先登录',
 
+  'conn.reconnecting': '重新连接中…',
+  'conn.offline': '网络已断开，请检查网络!',
+  'conn.stopped': '实时更新已断开',
+  'conn.retry': '重试',
+
   'orderType.0': '外送',
   'orderType.1': '自取',
   'orderType.2': '堂食',

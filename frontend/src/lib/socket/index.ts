@@ -1,0 +1,33 @@
+export {
+  getSocket,
+  peekSocket,
+  isSocketConnected,
+  reconnectSocket,
+  closeSocket,
+  setSocketAuth,
+  onResync,
+  subscribe,
+  emit,
+  emitWithAck,
+  resetSockets,
+  SocketTimeoutError,
+  SOCKET_PATH,
+  SOCKET_OPTIONS,
+  DEFAULT_ACK_TIMEOUT_MS,
+} from './socket';
+export type { TokenGetter, ResyncReason, ResyncListener } from './socket';
+export { useSocketStatus, getSocketStatus, socketStatusStore } from './status';
+export type { SocketStatus, OfflineReason, NamespaceStatus } from './status';
+export { NAMESPACES } from './events';
+export type {
+  Namespace,
+  ServerEvents,
+  ServerPayload,
+  OrderProgressEvent,
+  PaymentResultEvent,
+  StoreUpdateEvent,
+  CartUpdatedEvent,
+  TimeSyncRequest,
+  TimeSyncAck,
+  OrderWatchRequest,
+} from './events';
