@@ -3,6 +3,8 @@
 use crate::config::Settings;
 use crate::housekeeping::Housekeeping;
 use crate::http;
+use crate::realtime::engineio::{self, EngineIo};
+use crate::realtime::socketio::SocketIo;
 use crate::state::AppState;
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App, HttpServer};
@@ -63,6 +65,10 @@ impl Application {
             );
         }
         let sessions = session_store(&settings, &db).await?;
+        let redis = settings
+            .redis_url()
+            .map(|url| (url, settings.redis.key_prefix.as_str()));
+        let realtime = crate::realtime::setup::start(redis, clock.clone(), sessions.clone())?;
         let state = AppState {
             db,
             catalogue: Arc::new(catalogue),
@@ -72,12 +78,14 @@ impl Application {
             privacy_policy_updated_at: settings.privacy.policy_updated_at,
             clock,
             sessions,
+            bus: realtime.bus,
+            io: realtime.io,
         };
 
         let listener = TcpListener::bind(&settings.server.bind)
             .with_context(|| format!("binding {}", settings.server.bind))?;
         let port = listener.local_addr()?.port();
-        let server = run(listener, state.clone(), &settings)?;
+        let server = run(listener, state.clone(), realtime.engine, &settings)?;
         let housekeeping = crate::housekeeping::start(state.clone());
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");
         Ok(Application {
@@ -132,7 +140,12 @@ async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn S
     })
 }
 
-fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::Result<Server> {
+fn run(
+    listener: TcpListener,
+    state: AppState,
+    engine: Arc<EngineIo<SocketIo>>,
+    settings: &Settings,
+) -> anyhow::Result<Server> {
     let static_dir = settings.server.static_dir.clone();
     http::static_files::warn_if_missing(&static_dir);
     let data = web::Data::new(state);
@@ -145,6 +158,7 @@ fn run(listener: TcpListener, state: AppState, settings: &Settings) -> anyhow::R
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())
+            .configure(|cfg| engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone()))
             .configure(|cfg| http::routes(cfg, &static_dir))
     })
     .workers(settings.server.workers.max(1))

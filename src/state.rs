@@ -4,6 +4,7 @@ use crate::providers::sms::SandboxSms;
 use actors::accounts::passwords::LoginThrottle;
 use actors::accounts::sessions::SessionStore;
 use actors::accounts::sms_codes::SmsCodes;
+use actors::bus::Bus;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
 use actors::db::login_failures::LoginFailureRepo;
@@ -26,6 +27,10 @@ pub struct AppState {
     pub clock: Clock,
     /// The database's sessions table, or Redis when `[redis] url` is set.
     pub sessions: Arc<dyn SessionStore>,
+    /// Where actors announce persisted changes; the real-time gateway emits them.
+    pub bus: Arc<dyn Bus>,
+    /// The Socket.IO server (rooms, presence).
+    pub io: crate::realtime::socketio::SocketIo,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.

@@ -1,4 +1,4 @@
-//! Liveness (the process answers) and readiness (the database, and later the bus, answer).
+//! Liveness (the process answers) and readiness (the database and the event bus answer).
 
 use crate::state::AppState;
 use actix_web::{get, web, HttpResponse};
@@ -16,12 +16,23 @@ pub async fn live() -> HttpResponse {
 ))]
 #[get("/health/ready")]
 pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
-    match state.db.ping().await {
-        Ok(()) => HttpResponse::Ok().json(json!({"status": "ready", "database": "ok"})),
-        Err(err) => {
-            tracing::warn!(error = %err, "readiness: database does not answer");
-            HttpResponse::ServiceUnavailable()
-                .json(json!({"status": "unavailable", "database": "down"}))
-        }
+    let database = state.db.ping().await;
+    let bus = state.bus.ping().await;
+    if let Err(err) = &database {
+        tracing::warn!(error = %err, "readiness: database does not answer");
+    }
+    if let Err(err) = &bus {
+        tracing::warn!(error = %err, "readiness: event bus does not answer");
+    }
+    let word = |ok: bool| if ok { "ok" } else { "down" };
+    let body = json!({
+        "status": if database.is_ok() && bus.is_ok() { "ready" } else { "unavailable" },
+        "database": word(database.is_ok()),
+        "bus": word(bus.is_ok()),
+    });
+    if database.is_ok() && bus.is_ok() {
+        HttpResponse::Ok().json(body)
+    } else {
+        HttpResponse::ServiceUnavailable().json(body)
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod engineio;
 pub mod gateway;
+pub mod setup;
 pub mod socketio;
 
 #[cfg(test)]

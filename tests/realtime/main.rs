@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod errors;
+mod gateway;
 mod helpers;
 mod node;
 mod polling;

@@ -1,0 +1,69 @@
+//! The product's real-time stack as `serve` runs it: the Socket.IO server (Redis adapter when
+//! Redis is configured, so rooms span nodes and recovery works on any node), the gateway's
+//! handlers, and the pump from this node's event bus.
+//!
+//! The bus the gateway reads is in-process on purpose. An event is published on the node whose
+//! actor made the change; that node's pump emits it through the adapter, and the Redis adapter
+//! carries it to every node's sockets. Feeding every node's pump from a Redis bus instead would
+//! deliver each event once per node.
+
+use super::engineio::{EngineConfig, EngineIo};
+use super::gateway::{self, ResolveUser};
+use super::socketio::{RedisAdapterFactory, SocketIo, SocketIoConfig};
+use actors::accounts::secrets::Token;
+use actors::accounts::sessions::SessionStore;
+use actors::bus::{Bus, LocalBus};
+use actors::clock::Clock;
+use anyhow::Context;
+use std::sync::Arc;
+
+/// Where the app mounts Socket.IO (API.md).
+pub const PATH: &str = "/socket.io/";
+
+pub struct Realtime {
+    pub io: SocketIo,
+    pub engine: Arc<EngineIo<SocketIo>>,
+    pub bus: Arc<dyn Bus>,
+}
+
+/// `redis`: the url and key prefix when Redis is configured. Must run inside the runtime: it
+/// starts the pump task.
+pub fn start(
+    redis: Option<(&str, &str)>,
+    clock: Clock,
+    sessions: Arc<dyn SessionStore>,
+) -> anyhow::Result<Realtime> {
+    let config = SocketIoConfig::default();
+    let io = match redis {
+        Some((url, prefix)) => {
+            let adapters = RedisAdapterFactory::connect(url, prefix.trim_end_matches(':'))
+                .with_context(|| {
+                    format!(
+                        "connecting the Socket.IO adapter to {}",
+                        actors::db::redact(url)
+                    )
+                })?;
+            SocketIo::with_adapter(config, Arc::new(adapters))
+        }
+        None => SocketIo::new(config),
+    };
+    gateway::install(&io, clock.clone(), resolve_user(sessions, clock));
+    let bus: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    tokio::spawn(gateway::pump(io.clone(), bus.clone()));
+    let engine = io.engine(EngineConfig::default());
+    Ok(Realtime { io, engine, bus })
+}
+
+fn resolve_user(sessions: Arc<dyn SessionStore>, clock: Clock) -> ResolveUser {
+    Arc::new(move |token: String| {
+        let (sessions, clock) = (sessions.clone(), clock.clone());
+        Box::pin(async move {
+            let token = Token::from_client(&token);
+            sessions
+                .resolve(&token, clock.now_ms())
+                .await
+                .ok()
+                .map(|session| session.user_id)
+        })
+    })
+}
