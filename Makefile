@@ -72,3 +72,9 @@ test-e2e: build-frontend
 
 fmt:
 	$(CARGO) fmt --all
+
+# The real-time benchmark: Rust Socket.IO server vs the official socket.io 4.8 server, same
+# client harness (tests/bench/). BENCH_SIZES="1000 10000" by default. Not part of `make test`.
+.PHONY: bench-realtime
+bench-realtime:
+	bash tests/bench/run.sh

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The real-time benchmark (`make bench-realtime`): for each N of BENCH_SIZES (default
+# "1000 10000"), the same client harness (harness.mjs) against the Rust server
+# (examples/bench_server.rs, release build) and then against the official socket.io 4.8 server
+# (node-server.mjs), each started fresh; then the side-by-side table, the ratios and the goals.
+#
+# The server runs on core 0 and the harness on core 1 (taskset) when there are 2 cores or more.
+# Every phase has a timeout; all the processes started here are killed on exit.
+#
+# Environment: BENCH_SIZES, BENCH_RATE (events/s, 200), BENCH_SECONDS (10), BENCH_BURST (20 per
+# store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes), BENCH_RUST_WORKERS (1).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+BENCH=$ROOT/tests/bench
+SIZES=${BENCH_SIZES:-"1000 10000"}
+RUST_PORT=${BENCH_RUST_PORT:-3100}
+NODE_PORT=${BENCH_NODE_PORT:-3200}
+HARNESS_ARGS=(--rate "${BENCH_RATE:-200}" --seconds "${BENCH_SECONDS:-10}" --burst "${BENCH_BURST:-20}"
+  --stores "${BENCH_STORES:-50}" --payload "${BENCH_PAYLOAD:-64}" --clk-tck "$(getconf CLK_TCK)")
+
+# Each process needs one descriptor per socket: raise the soft limit as far as allowed.
+ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+FD_LIMIT=$(ulimit -n)
+echo "open files limit: $FD_LIMIT"
+
+SERVER_PID=
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
+  if [[ -n "${HARNESS_PID:-}" ]]; then kill "$HARNESS_PID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PIN_SERVER=() PIN_HARNESS=()
+if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
+  PIN_SERVER=(taskset -c 0) PIN_HARNESS=(taskset -c 1)
+fi
+
+echo "building the Rust server (release)"
+cargo build --release --example bench_server
+if [[ ! -f $BENCH/node_modules/.package-lock.json || $BENCH/package-lock.json -nt $BENCH/node_modules/.package-lock.json ]]; then
+  (cd "$BENCH" && npm install --no-audit --no-fund)
+fi
+
+OUT=$(mktemp -d /tmp/bench-realtime.XXXXXX)
+echo "results in $OUT"
+
+wait_port() { # port, timeout s
+  local deadline=$((SECONDS + $2))
+  until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
+    if ((SECONDS > deadline)); then echo "server on port $1 did not start" >&2; return 1; fi
+    sleep 0.2
+  done
+}
+
+ADDR=2 # source addresses 127.0.0.<ADDR>...; each run takes fresh ones (TIME_WAIT from the last)
+run_one() { # n, label
+  local n=$1 label=$2 port
+  if [[ $label == rust ]]; then
+    port=$RUST_PORT
+    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" \
+      >"$OUT/$n-$label.server.log" 2>&1 &
+  else
+    port=$NODE_PORT
+    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" >"$OUT/$n-$label.server.log" 2>&1 &
+  fi
+  SERVER_PID=$!
+  wait_port "$port" 30
+  local per_addr=5000
+  timeout 600 "${PIN_HARNESS[@]}" node --max-old-space-size=4096 "$BENCH/harness.mjs" \
+    --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
+    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.json" &
+  HARNESS_PID=$!
+  wait "$HARNESS_PID" || echo "harness ($label, n=$n) exited with $?" >&2
+  HARNESS_PID=
+  ADDR=$((ADDR + (n + per_addr - 1) / per_addr))
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+  sleep 1
+}
+
+for n in $SIZES; do
+  if ((n + 64 > FD_LIMIT)); then
+    echo "SKIPPED N=$n: the open files limit is $FD_LIMIT (one descriptor per socket on each side)" >&2
+    continue
+  fi
+  if ((ADDR + 2 * ((n + 4999) / 5000) > 254)); then
+    echo "SKIPPED N=$n: out of 127.0.0.x source addresses for this run" >&2
+    continue
+  fi
+  run_one "$n" rust
+  run_one "$n" node
+done
+
+node "$BENCH/report.mjs" "$OUT"
+echo
+echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
+echo "node: socket.io $(node -p "require('$BENCH/node_modules/socket.io/package.json').version"), recovery off (its default)."
