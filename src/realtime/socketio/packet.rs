@@ -277,6 +277,23 @@ mod tests {
         }
     }
 
+    /// Found by the fuzzer: without serde_json's float_roundtrip, some floats read one ULP off,
+    /// so a server relaying an event altered the numbers in it.
+    #[test]
+    fn numbers_survive_parse_and_encode_exactly() {
+        let cases = [
+            r#"2["f",1e-190]"#,
+            r#"2["f",1.5,-0.0,1e300]"#,
+            r#"2["f",-12345678902376841590]"#,
+            r#"2["f",0.1,0.2,0.30000000000000004]"#,
+        ];
+        for text in cases {
+            let once = Packet::parse(text).unwrap();
+            let again = Packet::parse(&once.encode()).unwrap();
+            assert_eq!(again, once, "{text} became {}", once.encode());
+        }
+    }
+
     #[test]
     fn encoded_packets_parse_back() {
         let packets = vec![
