@@ -240,16 +240,18 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
     }
 
     async fn reverse_geocode(&self, p: LngLat, lang: Lang) -> Result<LocationInfo, MapsError> {
-        match self.primary.reverse_geocode(p, lang).await {
-            Err(MapsError::Unavailable(detail)) => {
-                tracing::warn!(detail, "reverse geocode: primary maps service unavailable");
+        when_unavailable(
+            "reverse geocode",
+            self.primary.reverse_geocode(p, lang),
+            || async {
+                // A fallback answer is cached for less time (see CachedMaps).
                 self.secondary
                     .reverse_geocode(p, lang)
                     .await
                     .map(mark_fallback)
-            }
-            other => other,
-        }
+            },
+        )
+        .await
     }
 
     async fn geocode(
@@ -258,13 +260,10 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
         city: Option<&str>,
         lang: Lang,
     ) -> Result<Vec<Poi>, MapsError> {
-        match self.primary.geocode(address, city, lang).await {
-            Err(MapsError::Unavailable(detail)) => {
-                tracing::warn!(detail, "geocode: primary maps service unavailable");
-                self.secondary.geocode(address, city, lang).await
-            }
-            other => other,
-        }
+        when_unavailable("geocode", self.primary.geocode(address, city, lang), || {
+            self.secondary.geocode(address, city, lang)
+        })
+        .await
     }
 
     async fn place_search(
@@ -274,13 +273,12 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
         page: u32,
         lang: Lang,
     ) -> Result<Page<Poi>, MapsError> {
-        match self.primary.place_search(keyword, city, page, lang).await {
-            Err(MapsError::Unavailable(detail)) => {
-                tracing::warn!(detail, "place search: primary maps service unavailable");
-                self.secondary.place_search(keyword, city, page, lang).await
-            }
-            other => other,
-        }
+        when_unavailable(
+            "place search",
+            self.primary.place_search(keyword, city, page, lang),
+            || self.secondary.place_search(keyword, city, page, lang),
+        )
+        .await
     }
 
     async fn input_tips(
@@ -289,13 +287,31 @@ impl<P: MapsProvider, S: MapsProvider> MapsProvider for FallbackMaps<P, S> {
         city: Option<&str>,
         lang: Lang,
     ) -> Result<Vec<Poi>, MapsError> {
-        match self.primary.input_tips(keyword, city, lang).await {
-            Err(MapsError::Unavailable(detail)) => {
-                tracing::warn!(detail, "input tips: primary maps service unavailable");
-                self.secondary.input_tips(keyword, city, lang).await
-            }
-            other => other,
+        when_unavailable(
+            "input tips",
+            self.primary.input_tips(keyword, city, lang),
+            || self.secondary.input_tips(keyword, city, lang),
+        )
+        .await
+    }
+}
+
+/// The primary's answer, or the secondary's when the primary is unavailable (only then: a
+/// "not found" from a working service is an answer, not a failure).
+async fn when_unavailable<T, S>(
+    what: &str,
+    primary: impl std::future::Future<Output = Result<T, MapsError>>,
+    secondary: impl FnOnce() -> S,
+) -> Result<T, MapsError>
+where
+    S: std::future::Future<Output = Result<T, MapsError>>,
+{
+    match primary.await {
+        Err(MapsError::Unavailable(detail)) => {
+            tracing::warn!(detail, "{what}: primary maps service unavailable");
+            secondary().await
         }
+        other => other,
     }
 }
 
