@@ -3,6 +3,7 @@
 
 use super::{now_ms, Db, DbError};
 use crate::domain::catalog::{Bilingual, Catalogue, Category, City, District, Product, Store};
+use crate::domain::promotion::Promotion;
 use sqlx::Row;
 use tracing::instrument;
 
@@ -52,6 +53,8 @@ impl CatalogueRepo {
                 })
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let promotions =
+            docs::<Promotion>(pool, "SELECT doc FROM promotions ORDER BY sort, rule_id").await?;
         Ok(Catalogue {
             cities,
             districts,
@@ -59,6 +62,7 @@ impl CatalogueRepo {
             categories,
             products,
             hot_words,
+            promotions,
         })
     }
 
@@ -147,6 +151,19 @@ impl CatalogueRepo {
                 .bind(&word.en)
                 .execute(&mut *tx)
                 .await?;
+        }
+        for promotion in &catalogue.promotions {
+            sqlx::query(
+                "INSERT INTO promotions (rule_id, sort, doc, updated_at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (rule_id) DO UPDATE SET sort = excluded.sort, doc = excluded.doc, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(&promotion.rule_id)
+            .bind(i64::from(promotion.sort))
+            .bind(serde_json::to_string(promotion)?)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(())

@@ -3,6 +3,7 @@
 //! format, so one definition serves seed, database and rules. Money is in fen.
 
 use super::money::Fen;
+use super::promotion::Promotion;
 use serde::{Deserialize, Serialize};
 
 /// A text in both product languages.
@@ -384,6 +385,8 @@ pub struct Catalogue {
     pub products: Vec<Product>,
     /// Search hot words, both languages.
     pub hot_words: Vec<Bilingual>,
+    #[serde(default)]
+    pub promotions: Vec<Promotion>,
 }
 
 /// The virtual default store (code 88888), answered when the chain has no real default store,

@@ -2,6 +2,9 @@
 
 pub mod account;
 pub mod address;
+pub mod cart;
+pub mod cart_item;
+pub mod cart_pricing;
 pub mod catalog;
 pub mod channel;
 pub mod effective;
@@ -10,8 +13,12 @@ pub mod hours;
 pub mod lang;
 pub mod menu;
 pub mod money;
+pub mod order_time;
 pub mod phone;
 pub mod profile;
+pub mod promotion;
+pub mod remark;
+pub mod scan_order;
 pub mod seed;
 pub mod smart_read;
 pub mod store_rules;

@@ -1,16 +1,19 @@
 //! The demo chain, embedded in the binary.
 //!
-//! The seed is one [`Catalogue`] written as three files under `actors/seed/`:
-//! `geography.json` (cities, districts), `stores.json` (stores) and `menu.json` (categories,
-//! products, hot words). Money is in fen, coordinates are GCJ-02. Product images are served
-//! from `frontend/public/images/products/` and drawn by `actors/seed/make_images.py`.
+//! The seed is one [`Catalogue`] written as four files under `actors/seed/`:
+//! `geography.json` (cities, districts), `stores.json` (stores), `menu.json` (categories,
+//! products, hot words) and `promotions.json` (the cart's promotion rules). Money is in fen,
+//! coordinates are GCJ-02. Product images are served from `frontend/public/images/products/`
+//! and drawn by `actors/seed/make_images.py`.
 
 use super::catalog::{Bilingual, Catalogue, Category, City, District, Product, Store};
+use super::promotion::Promotion;
 use serde::Deserialize;
 
 const GEOGRAPHY: &str = include_str!("../../seed/geography.json");
 const STORES: &str = include_str!("../../seed/stores.json");
 const MENU: &str = include_str!("../../seed/menu.json");
+const PROMOTIONS: &str = include_str!("../../seed/promotions.json");
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -27,6 +30,12 @@ struct StoresFile {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PromotionsFile {
+    promotions: Vec<Promotion>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct MenuFile {
     categories: Vec<Category>,
     products: Vec<Product>,
@@ -38,6 +47,7 @@ pub fn demo_catalogue() -> Result<Catalogue, serde_json::Error> {
     let geography: GeographyFile = serde_json::from_str(GEOGRAPHY)?;
     let stores: StoresFile = serde_json::from_str(STORES)?;
     let menu: MenuFile = serde_json::from_str(MENU)?;
+    let promotions: PromotionsFile = serde_json::from_str(PROMOTIONS)?;
     Ok(Catalogue {
         cities: geography.cities,
         districts: geography.districts,
@@ -45,6 +55,7 @@ pub fn demo_catalogue() -> Result<Catalogue, serde_json::Error> {
         categories: menu.categories,
         products: menu.products,
         hot_words: menu.hot_words,
+        promotions: promotions.promotions,
     })
 }
 
@@ -319,6 +330,65 @@ mod tests {
                 "hotWords": demo.hot_words,
             }),
         );
+        check_known_keys(
+            "promotions",
+            PROMOTIONS,
+            &serde_json::json!({"promotions": demo.promotions}),
+        );
+    }
+
+    #[test]
+    fn seed_promotions_name_real_things_and_cover_every_kind() {
+        use crate::domain::promotion::{PromotionKind, Scope};
+        let demo = demo();
+        let products: HashSet<&str> = demo
+            .products
+            .iter()
+            .map(|p| p.product_code.as_str())
+            .collect();
+        let categories: HashSet<&str> = demo
+            .categories
+            .iter()
+            .map(|c| c.category_code.as_str())
+            .collect();
+        let groups: HashSet<&str> = demo.stores.iter().map(|s| s.group_code.as_str()).collect();
+        let check = |scope: &Scope, id: &str| {
+            for code in &scope.product_codes {
+                assert!(products.contains(code.as_str()), "{id}: {code}");
+            }
+            for code in &scope.category_codes {
+                assert!(categories.contains(code.as_str()), "{id}: {code}");
+            }
+        };
+        let mut kinds = HashSet::new();
+        let mut ids = HashSet::new();
+        for p in &demo.promotions {
+            assert!(ids.insert(p.rule_id.as_str()), "duplicate {}", p.rule_id);
+            assert!(bilingual_ok(&p.name), "{}", p.rule_id);
+            check(&p.scope, &p.rule_id);
+            if let PromotionKind::ComboPrice { groups, .. } = &p.kind {
+                groups.iter().for_each(|g| check(g, &p.rule_id));
+            }
+            for g in p
+                .effective_rule
+                .iter()
+                .flat_map(|r| &r.effective_store_groups)
+            {
+                assert!(groups.contains(g.as_str()), "{}: group {g}", p.rule_id);
+            }
+            kinds.insert(p.kind.type_name());
+        }
+        assert_eq!(
+            kinds.len(),
+            5,
+            "every promotion kind is demonstrated: {kinds:?}"
+        );
+        let mutex = demo
+            .promotions
+            .iter()
+            .filter(|p| p.mutex_group.is_some())
+            .count();
+        assert!(mutex >= 2, "a mutex group exists");
     }
 
     // ----------------------------------------------------------------- geography

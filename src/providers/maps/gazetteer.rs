@@ -703,6 +703,7 @@ mod tests {
             categories: vec![],
             products: vec![],
             hot_words: vec![],
+            promotions: vec![],
         }
     }
 
@@ -774,6 +775,7 @@ mod tests {
             categories: vec![],
             products: vec![],
             hot_words: vec![],
+            promotions: vec![],
         };
         let g = Gazetteer::from_catalogue(&empty);
         assert_eq!(

@@ -65,6 +65,7 @@ mod tests {
             categories: vec![],
             products: vec![],
             hot_words: vec![],
+            promotions: vec![],
         }
     }
 

@@ -1,0 +1,282 @@
+//! A cart priced for its store, order type and time (spec §3 cart response, §4 cart, §5): which
+//! items can be charged and which stay in the cart disabled with their reason, the promotions
+//! that apply (mutex groups and the customer's choice), the delivery fee with its free
+//! threshold, and what is to be paid. Pure: the caller passes the catalogue and the clock.
+
+use super::cart::{Cart, CartLine};
+use super::cart_item::{component_codes, normalize, unit_price};
+use super::catalog::{Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
+use super::effective::{availability, rule_matches, Availability, RuleContext};
+use super::hours::china_time;
+use super::money::Fen;
+use super::promotion::{apply, split_proportionally, Promotion, Unit};
+use std::collections::BTreeMap;
+
+/// Why an item cannot be charged (spec: sold out, not on sale at this time, item has expired).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineStatus {
+    Valid,
+    SoldOut,
+    OffTime,
+    Expired,
+}
+
+/// The catalogue side of pricing ('c): the cart priced against it may be shorter-lived.
+pub struct PricingInput<'c> {
+    pub store: &'c Store,
+    pub order_type: u8,
+    /// The order's time, epoch ms: time-limited products and rules follow it.
+    pub at: i64,
+    pub sold_out: &'c [String],
+    pub product: &'c dyn Fn(&str) -> Option<&'c Product>,
+    pub category: &'c dyn Fn(&str) -> Option<&'c Category>,
+    pub promotions: &'c [Promotion],
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PricedLine<'a> {
+    pub line: &'a CartLine,
+    pub product: Option<&'a Product>,
+    pub status: LineStatus,
+    /// Unit price as configured (0 when the product is gone).
+    pub unit: Fen,
+    /// unit × quantity.
+    pub count: Fen,
+    /// This line's share of every promotion.
+    pub discount: Fen,
+    pub rule_ids: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleOption<'a> {
+    pub rule: &'a Promotion,
+    /// What the rule saves on this cart on its own.
+    pub alone: Fen,
+    /// Picked by the customer (chooseRule).
+    pub chosen: bool,
+    /// What it saved in the final pricing (0 when it lost its group or its units).
+    pub saved: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PricedCart<'a> {
+    pub lines: Vec<PricedLine<'a>>,
+    pub price_of_product: Fen,
+    pub discount: Fen,
+    pub price_after_promotions: Fen,
+    pub delivery_fee: Fen,
+    pub delivery_fee_after: Fen,
+    /// Missing to the free-delivery threshold (0 when free or no threshold).
+    pub difference_to_free_delivery: Fen,
+    pub order_amount: Fen,
+    pub rules: Vec<RuleOption<'a>>,
+    /// Groups of mutually exclusive candidate rules (two or more members).
+    pub mutex_groups: Vec<Vec<String>>,
+}
+
+impl PricedCart<'_> {
+    pub fn valid_lines(&self) -> impl Iterator<Item = &PricedLine<'_>> {
+        self.lines.iter().filter(|l| l.status == LineStatus::Valid)
+    }
+
+    pub fn has_valid_items(&self) -> bool {
+        self.valid_lines().next().is_some()
+    }
+}
+
+fn line_status(
+    line: &CartLine,
+    input: &PricingInput,
+    ctx: &RuleContext,
+) -> (Option<Fen>, LineStatus) {
+    let Some(product) = (input.product)(&line.product_code) else {
+        return (None, LineStatus::Expired);
+    };
+    let gift =
+        (input.category)(&product.category_code).is_none_or(|c| c.name.cn == GIFT_CATEGORY_NAME);
+    let Ok(selection) = normalize(product, &line.selection) else {
+        return (None, LineStatus::Expired);
+    };
+    let unit = unit_price(product, &selection);
+    if !product.is_show || gift {
+        return (Some(unit), LineStatus::Expired);
+    }
+    let status = match availability(product.effective_rule.as_ref(), ctx) {
+        Availability::Expired | Availability::NotHere => LineStatus::Expired,
+        _ if component_codes(product, &selection)
+            .iter()
+            .any(|c| input.sold_out.contains(c)) =>
+        {
+            LineStatus::SoldOut
+        }
+        Availability::OffTime | Availability::NotStarted => LineStatus::OffTime,
+        Availability::Available => LineStatus::Valid,
+    };
+    (Some(unit), status)
+}
+
+pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> PricedCart<'a> {
+    let ctx = RuleContext {
+        at: china_time(input.at),
+        store_code: &input.store.store_code,
+        store_group: &input.store.group_code,
+        order_type: input.order_type,
+    };
+    let mut lines: Vec<PricedLine<'a>> = cart
+        .lines
+        .iter()
+        .map(|line| {
+            let (unit, status) = line_status(line, input, &ctx);
+            let unit = unit.unwrap_or(Fen::ZERO);
+            PricedLine {
+                line,
+                product: (input.product)(&line.product_code),
+                status,
+                unit,
+                count: unit * i64::from(line.quantity),
+                discount: Fen::ZERO,
+                rule_ids: Vec::new(),
+            }
+        })
+        .collect();
+
+    let units: Vec<Unit> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.status == LineStatus::Valid)
+        .flat_map(|(i, l)| {
+            let p = l.product;
+            (0..l.line.quantity).filter_map(move |_| {
+                p.map(|p| Unit {
+                    line: i,
+                    product_code: p.product_code.clone(),
+                    category_code: p.category_code.clone(),
+                    size_code: l.line.selection.size_code.clone(),
+                    product_type: p.product_type,
+                    price: l.unit,
+                })
+            })
+        })
+        .collect();
+
+    // Candidates: rules in effect here and now that save something on this cart on their own.
+    let mut rules: Vec<RuleOption<'a>> = input
+        .promotions
+        .iter()
+        .filter(|r| rule_matches(r.effective_rule.as_ref(), &ctx))
+        .map(|rule| RuleOption {
+            rule,
+            alone: apply(&[rule], &units).total(),
+            chosen: cart.chosen_rules.contains(&rule.rule_id),
+            saved: Fen::ZERO,
+        })
+        .filter(|o| o.alone > Fen::ZERO)
+        .collect();
+    rules.sort_by(|a, b| (a.rule.sort, &a.rule.rule_id).cmp(&(b.rule.sort, &b.rule.rule_id)));
+
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, o) in rules.iter().enumerate() {
+        if let Some(g) = o.rule.mutex_group.as_deref() {
+            groups.entry(g).or_default().push(i);
+        }
+    }
+    let mut active: Vec<usize> = (0..rules.len())
+        .filter(|&i| rules[i].rule.mutex_group.is_none())
+        .collect();
+    for members in groups.values() {
+        // The customer's pick, else the one that saves most (the first by sort on a tie).
+        let pick = members
+            .iter()
+            .copied()
+            .find(|&i| rules[i].chosen)
+            .or_else(|| {
+                members
+                    .iter()
+                    .copied()
+                    .max_by(|&a, &b| rules[a].alone.cmp(&rules[b].alone).then(b.cmp(&a)))
+            });
+        active.extend(pick);
+    }
+    let active_rules: Vec<&Promotion> = active.iter().map(|&i| rules[i].rule).collect();
+    let applied = apply(&active_rules, &units);
+    for o in &mut rules {
+        o.saved = applied
+            .rules
+            .iter()
+            .find(|(id, _)| id == &o.rule.rule_id)
+            .map_or(Fen::ZERO, |(_, d)| *d);
+    }
+
+    // Each line's share: its units' discounts, plus order-level discounts split by what is left.
+    for (unit, discount) in units.iter().zip(&applied.unit_discounts) {
+        if let Some((rule_id, d)) = discount {
+            let line = &mut lines[unit.line];
+            line.discount += *d;
+            if *d > Fen::ZERO && !line.rule_ids.contains(rule_id) {
+                line.rule_ids.push(rule_id.clone());
+            }
+        }
+    }
+    let valid: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].status == LineStatus::Valid)
+        .collect();
+    for (rule_id, off) in &applied.order_discounts {
+        let weights: Vec<Fen> = valid
+            .iter()
+            .map(|&i| lines[i].count - lines[i].discount)
+            .collect();
+        for (&i, share) in valid.iter().zip(split_proportionally(*off, &weights)) {
+            lines[i].discount += share;
+            if share > Fen::ZERO && !lines[i].rule_ids.contains(rule_id) {
+                lines[i].rule_ids.push(rule_id.clone());
+            }
+        }
+    }
+
+    let price_of_product: Fen = valid.iter().map(|&i| lines[i].count).sum();
+    let discount = applied.total();
+    let price_after_promotions = price_of_product - discount;
+    let (delivery_fee, delivery_fee_after, difference) =
+        delivery_fee(input.store, input.order_type, price_after_promotions);
+    let mutex_groups = groups
+        .values()
+        .filter(|m| m.len() > 1)
+        .map(|m| m.iter().map(|&i| rules[i].rule.rule_id.clone()).collect())
+        .collect();
+    PricedCart {
+        lines,
+        price_of_product,
+        discount,
+        price_after_promotions,
+        delivery_fee,
+        delivery_fee_after,
+        difference_to_free_delivery: difference,
+        order_amount: price_after_promotions + delivery_fee_after,
+        rules,
+        mutex_groups,
+    }
+}
+
+/// (fee, fee after the free threshold, what is missing to the threshold). Only delivery pays a
+/// fee; a threshold of 0 means delivery is never free; an empty cart pays nothing.
+pub fn delivery_fee(store: &Store, order_type: u8, products: Fen) -> (Fen, Fen, Fen) {
+    if order_type != DELIVERY || store.delivery_fee <= Fen::ZERO {
+        return (Fen::ZERO, Fen::ZERO, Fen::ZERO);
+    }
+    let fee = store.delivery_fee;
+    if products <= Fen::ZERO {
+        return (fee, Fen::ZERO, Fen::ZERO);
+    }
+    let threshold = store.free_delivery_threshold;
+    if threshold > Fen::ZERO && products >= threshold {
+        (fee, Fen::ZERO, Fen::ZERO)
+    } else if threshold > Fen::ZERO {
+        (fee, fee, threshold - products)
+    } else {
+        (fee, fee, Fen::ZERO)
+    }
+}
+
+#[cfg(test)]
+#[path = "cart_pricing_tests.rs"]
+mod tests;
