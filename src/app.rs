@@ -5,13 +5,16 @@ use crate::housekeeping::Housekeeping;
 use crate::http;
 use crate::realtime::engineio::{self, EngineIo};
 use crate::realtime::socketio::SocketIo;
-use crate::state::AppState;
+use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App, HttpServer};
 use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
+use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
+use actors::db::carts::CartRepo;
 use actors::db::catalogue::CatalogueRepo;
+use actors::db::orders::OrderRepo;
 use actors::db::sessions::SessionRepo;
 use actors::db::Db;
 use anyhow::Context;
@@ -69,8 +72,13 @@ impl Application {
             .redis_url()
             .map(|url| (url, settings.redis.key_prefix.as_str()));
         let realtime = crate::realtime::setup::start(redis, clock.clone(), sessions.clone())?;
+        let carts = Arc::new(CartRegistry::new(
+            CartRepo::new(db.clone()),
+            OrderRepo::new(db.clone()),
+            realtime.bus.clone(),
+            clock.clone(),
+        ));
         let state = AppState {
-            db,
             catalogue: Arc::new(catalogue),
             maps,
             sms: sms.provider,
@@ -78,6 +86,10 @@ impl Application {
             privacy_policy_updated_at: settings.privacy.policy_updated_at,
             clock,
             sessions,
+            carts,
+            reservation_throttle: Arc::new(RepeatGuard::default()),
+            table_secret: Arc::new(table_secret(&settings)?),
+            db,
             bus: realtime.bus,
             io: realtime.io,
         };
@@ -108,6 +120,37 @@ impl Application {
         let _housekeeping = self.housekeeping;
         self.server.await
     }
+}
+
+/// The key table QR links are signed with: `[ordering] table_secret`, else (embedded default)
+/// one made on first start and kept in the data dir, so printed codes survive restarts.
+pub fn table_secret(settings: &Settings) -> anyhow::Result<Vec<u8>> {
+    let configured = settings.ordering.table_secret.trim();
+    if !configured.is_empty() {
+        anyhow::ensure!(
+            configured.len() >= 16,
+            "[ordering] table_secret must be at least 16 characters"
+        );
+        return Ok(configured.as_bytes().to_vec());
+    }
+    anyhow::ensure!(
+        settings.is_embedded_database(),
+        "[ordering] table_secret (PIZZA__ORDERING__TABLE_SECRET) is required with an external database"
+    );
+    let path = settings.server.data_dir.join("table-secret");
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        if existing.trim().len() >= 16 {
+            return Ok(existing.trim().as_bytes().to_vec());
+        }
+    }
+    std::fs::create_dir_all(&settings.server.data_dir)?;
+    let secret = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
+    std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
+    Ok(secret.into_bytes())
 }
 
 pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {

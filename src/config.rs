@@ -19,6 +19,16 @@ pub struct Settings {
     pub privacy: PrivacySettings,
     #[serde(default)]
     pub sms: SmsSettings,
+    #[serde(default)]
+    pub ordering: OrderingSettings,
+}
+
+/// Ordering: the key table QR links are signed with. Empty with the embedded database: a key
+/// is made on first start and kept in `<data_dir>/table-secret`; required otherwise.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+pub struct OrderingSettings {
+    #[serde(default)]
+    pub table_secret: String,
 }
 
 /// The personal-information protection policy in force.

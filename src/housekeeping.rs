@@ -31,6 +31,22 @@ pub fn start(state: AppState) -> Housekeeping {
                 // Logged and retried next period: a missed sweep only leaves dead rows longer.
                 Err(e) => tracing::warn!(error = %e, "account cleanup failed"),
             }
+            match sweep_ordering(&state, now).await {
+                Ok((carts, keys)) => tracing::info!(carts, keys, "ordering cleanup"),
+                Err(e) => tracing::warn!(error = %e, "ordering cleanup failed"),
+            }
         }
     }))
+}
+
+/// Visitors' carts untouched for 30 days, and Idempotency-Key answers past their 24 hours.
+async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors::db::DbError> {
+    const VISITOR_CART_DAYS: i64 = 30;
+    let carts = actors::db::carts::CartRepo::new(state.db.clone())
+        .delete_stale_visitor_carts(now - VISITOR_CART_DAYS * 86_400_000)
+        .await?;
+    let keys = actors::db::idempotency::IdempotencyRepo::new(state.db.clone())
+        .delete_older_than(now - actors::db::idempotency::KEEP_MS)
+        .await?;
+    Ok((carts, keys))
 }

@@ -36,6 +36,16 @@ enum Command {
     Migrate,
     /// Load the demo chain: cities, stores, menu.
     Seed,
+    /// Print the scan-to-order link for a table (what its QR code holds).
+    TableLink {
+        /// e.g. SH001.
+        store_code: String,
+        /// e.g. A12: 1-16 letters, digits or '-'.
+        desk_no: String,
+        /// Where customers open the app.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        base_url: String,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -64,6 +74,33 @@ fn main() -> anyhow::Result<()> {
                 let db = open_database(&settings).await?;
                 db.migrate().await?;
                 pizza_order::seed::run(&db).await?;
+            }
+            Command::TableLink {
+                store_code,
+                desk_no,
+                base_url,
+            } => {
+                anyhow::ensure!(
+                    actors::domain::scan_order::valid_desk_no(&desk_no),
+                    "desk number: 1-16 letters, digits or '-'"
+                );
+                let db = open_database(&settings).await?;
+                db.migrate().await?;
+                let catalogue = actors::db::catalogue::CatalogueRepo::new(db).load().await?;
+                let store = catalogue
+                    .stores
+                    .iter()
+                    .find(|s| s.store_code == store_code)
+                    .with_context(|| format!("no store {store_code}"))?;
+                let secret = pizza_order::app::table_secret(&settings)?;
+                let link = pizza_order::http::orders::table_link(
+                    &secret,
+                    &base_url,
+                    &store.name.cn,
+                    &store.store_code,
+                    &desk_no,
+                );
+                println!("{}", link.url);
             }
         }
         Ok(())

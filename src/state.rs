@@ -5,6 +5,7 @@ use actors::accounts::passwords::LoginThrottle;
 use actors::accounts::sessions::SessionStore;
 use actors::accounts::sms_codes::SmsCodes;
 use actors::bus::Bus;
+use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
 use actors::db::login_failures::LoginFailureRepo;
@@ -12,7 +13,8 @@ use actors::db::sms_codes::SmsCodeRepo;
 use actors::db::Db;
 use actors::providers::maps::MapsProvider;
 use actors::providers::sms::SmsProvider;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -31,6 +33,12 @@ pub struct AppState {
     pub bus: Arc<dyn Bus>,
     /// The Socket.IO server (rooms, presence).
     pub io: crate::realtime::socketio::SocketIo,
+    /// One CartSession actor per active cart.
+    pub carts: Arc<CartRegistry>,
+    /// The 380 ms anti-repeat of orderReservation, per cart.
+    pub reservation_throttle: Arc<RepeatGuard>,
+    /// The key table QR links are signed with.
+    pub table_secret: Arc<Vec<u8>>,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.
@@ -45,5 +53,49 @@ impl AppState {
 
     pub fn login_throttle(&self) -> LoginThrottle {
         LoginThrottle::new(LoginFailureRepo::new(self.db.clone()))
+    }
+
+    /// The store's sold-out ("86") products. Stores have no sold-out list yet: the StoreActor
+    /// (the store tablet issue) will own it; carts and submit already honour whatever it says.
+    pub fn sold_out(&self, _store_code: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Refuses a key seen again within a window (the reservation call's anti-repeat). In process:
+/// a double tap reaches one node; the guard is about taps, not about security.
+#[derive(Default)]
+pub struct RepeatGuard {
+    last: Mutex<HashMap<String, i64>>,
+}
+
+impl RepeatGuard {
+    /// True when `key` was not seen in the last `window_ms`; records it either way.
+    pub fn allow(&self, key: &str, now: i64, window_ms: i64) -> bool {
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        if last.len() > 10_000 {
+            last.retain(|_, at| now - *at < window_ms);
+        }
+        let allowed = last.get(key).is_none_or(|at| now - *at >= window_ms);
+        last.insert(key.to_string(), now);
+        allowed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RepeatGuard;
+
+    #[test]
+    fn repeats_inside_the_window_are_refused() {
+        let guard = RepeatGuard::default();
+        assert!(guard.allow("a", 1_000, 380));
+        assert!(!guard.allow("a", 1_379, 380));
+        assert!(guard.allow("b", 1_379, 380), "per key");
+        assert!(
+            !guard.allow("a", 1_700, 380),
+            "a refused repeat restarts the window"
+        );
+        assert!(guard.allow("a", 2_080, 380));
     }
 }

@@ -1,6 +1,7 @@
 pub mod accounts;
 pub mod bus;
 pub mod cache;
+pub mod carts;
 pub mod catalogue;
 pub mod clock;
 pub mod db;

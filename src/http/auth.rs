@@ -65,6 +65,7 @@ pub async fn send_code(
 #[post("/auth/register")]
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<RegisterRequest>,
 ) -> ApiResult<Reply<LoginReply>> {
     let (phone, code, password) = match (
@@ -97,7 +98,7 @@ pub async fn register(
         .await?
         .ok_or(ApiError::Conflict(ALREADY_REGISTERED))?;
     record_agreement(&state, user_id, now).await?;
-    login_reply(&state, user_id, true).await
+    login_reply(&state, &req, user_id, true).await
 }
 
 /// Logs in by phone and password (userLoginByPassWord). After 5 wrong passwords for a phone
@@ -107,6 +108,7 @@ pub async fn register(
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<LoginRequest>,
 ) -> ApiResult<Reply<LoginReply>> {
     let (phone, password) = match (
@@ -134,7 +136,7 @@ pub async fn login(
         return Err(input::wrong_credentials());
     };
     throttle.succeeded(&phone).await?;
-    login_reply(&state, user.id, false).await
+    login_reply(&state, &req, user.id, false).await
 }
 
 /// Logs in by SMS code (fastLogin, scene login). A phone without an account is registered on
@@ -145,6 +147,7 @@ pub async fn login(
 #[post("/auth/login/sms")]
 pub async fn login_sms(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<SmsLoginRequest>,
 ) -> ApiResult<Reply<LoginReply>> {
     let (phone, code) = match (
@@ -170,7 +173,7 @@ pub async fn login_sms(
     if agreed && (new_user || !consent_current(&state, user_id).await?) {
         record_agreement(&state, user_id, now).await?;
     }
-    login_reply(&state, user_id, new_user).await
+    login_reply(&state, &req, user_id, new_user).await
 }
 
 /// The account of the phone, or a new one when the user agreed to the policy; None when a
@@ -300,12 +303,21 @@ async fn record_agreement(state: &AppState, user_id: i64, now: i64) -> ApiResult
     Ok(())
 }
 
+/// Logs the user in; a visitor's cart (`X-Cart-Token`) is merged into the user's first.
 async fn login_reply(
     state: &AppState,
+    req: &HttpRequest,
     user_id: i64,
     new_user: bool,
 ) -> ApiResult<Reply<LoginReply>> {
     let now = state.clock.now_ms();
+    if let Some(token) = super::cart_owner::cart_token(req) {
+        // The login matters more than the cart: a failed merge leaves the visitor cart in
+        // place (the app can still show it) and is logged.
+        if let Err(e) = state.carts.merge_visitor(&token, user_id).await {
+            tracing::warn!(error = %e, user_id, "visitor cart not merged at login");
+        }
+    }
     let (token, expires_at) = state.sessions().create(user_id, now).await?;
     Ok(Reply::new(LoginReply {
         token: token.expose().to_owned(),

@@ -21,6 +21,7 @@ pub struct Envelope<T> {
 pub struct Reply<T> {
     data: T,
     max_age_seconds: Option<u32>,
+    headers: Vec<(&'static str, String)>,
 }
 
 impl<T: Serialize> Reply<T> {
@@ -28,7 +29,18 @@ impl<T: Serialize> Reply<T> {
         Reply {
             data,
             max_age_seconds: None,
+            headers: Vec::new(),
         }
+    }
+
+    pub fn into_data(self) -> T {
+        self.data
+    }
+
+    /// Adds a response header (e.g. a newly issued `X-Cart-Token`).
+    pub fn with_header(mut self, name: &'static str, value: String) -> Reply<T> {
+        self.headers.push((name, value));
+        self
     }
 
     pub fn cached_for(mut self, seconds: u32) -> Reply<T> {
@@ -45,7 +57,11 @@ impl<T: Serialize> Responder for Reply<T> {
             Some(s) => format!("public, max-age={s}"),
             None => "no-store".to_string(),
         };
-        HttpResponse::Ok()
+        let mut response = HttpResponse::Ok();
+        for (name, value) in self.headers {
+            response.insert_header((name, value));
+        }
+        response
             .insert_header((header::CACHE_CONTROL, cache))
             // The body is in the request's language.
             .insert_header((header::VARY, "Accept-Language"))

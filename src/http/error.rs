@@ -82,6 +82,15 @@ pub enum ApiError {
     },
     #[error("conflict: {0}")]
     Conflict(Msg),
+    /// The cart cannot be checked out (spec §8 cart hints): errCode "-4".
+    #[error("cart: {0}")]
+    Cart(Msg),
+    /// The delivery address is outside the store's delivery area: errCode "-5".
+    #[error("out of delivery area")]
+    OutOfArea,
+    /// The client's amounts differ from the server's: errCode "-6", data is the fresh cart.
+    #[error("amounts changed")]
+    AmountsChanged(serde_json::Value),
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -96,6 +105,14 @@ pub enum ApiError {
 impl ApiError {
     pub fn bad_input(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
         ApiError::BadInput(Msg::new(zh, en))
+    }
+
+    pub fn conflict(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
+        ApiError::Conflict(Msg::new(zh, en))
+    }
+
+    pub fn cart(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
+        ApiError::Cart(Msg::new(zh, en))
     }
 
     pub fn not_found(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
@@ -127,6 +144,9 @@ impl ApiError {
             ApiError::NotFound(_) => "404",
             ApiError::StoreLookup { .. } => "02",
             ApiError::Conflict(_) => "409",
+            ApiError::Cart(_) => "-4",
+            ApiError::OutOfArea => "-5",
+            ApiError::AmountsChanged(_) => "-6",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::Unavailable(_) => "503",
             ApiError::Internal(_) => "500",
@@ -138,6 +158,7 @@ impl ApiError {
             ApiError::BadInput(m)
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
+            | ApiError::Cart(m)
             | ApiError::Unavailable(m)
             | ApiError::StoreLookup { msg: m, .. }
             | ApiError::RateLimited { msg: m, .. } => m.clone(),
@@ -159,6 +180,14 @@ impl ApiError {
                 "请求频繁，请稍后再试",
                 "Too many requests, please try again later",
             ),
+            ApiError::OutOfArea => Msg::fixed(
+                "地址不在门店配送范围内",
+                "That address is outside the store's delivery area",
+            ),
+            ApiError::AmountsChanged(_) => Msg::fixed(
+                "订单金额有变化，请确认后重新提交",
+                "The amounts have changed; please check and submit again",
+            ),
             ApiError::Internal(_) => Msg::fixed(
                 "服务器异常，请稍后再试!",
                 "Server error, please try again later!",
@@ -178,7 +207,8 @@ impl ResponseError for ApiError {
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::StoreLookup { status, .. } => *status,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::AmountsChanged(_) => StatusCode::CONFLICT,
+            ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -193,6 +223,7 @@ impl ResponseError for ApiError {
         let lang = current_lang();
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
+            ApiError::AmountsChanged(cart) => cart.clone(),
             ApiError::Invalid(fields) => fields
                 .iter()
                 .map(|f| serde_json::json!({"field": f.field, "message": f.msg.pick(lang)}))
@@ -265,6 +296,9 @@ mod tests {
             }]),
             ApiError::Unavailable(Msg::fixed("不可用", "unavailable")),
             ApiError::internal(anyhow::anyhow!("boom")),
+            ApiError::cart("购物车为空，无法结算", "Your cart is empty"),
+            ApiError::OutOfArea,
+            ApiError::AmountsChanged(serde_json::Value::Null),
         ];
         let expected = [
             ("400", 400),
@@ -281,6 +315,9 @@ mod tests {
             ("400", 400),
             ("503", 503),
             ("500", 500),
+            ("-4", 400),
+            ("-5", 400),
+            ("-6", 409),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

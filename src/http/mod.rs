@@ -2,6 +2,9 @@
 
 pub mod addresses;
 pub mod auth;
+pub mod cart;
+pub mod cart_owner;
+pub mod checkout;
 pub mod cities;
 pub mod client_ip;
 pub mod context;
@@ -16,6 +19,7 @@ pub mod health;
 pub mod me;
 pub mod menu;
 pub mod openapi;
+pub mod orders;
 pub mod params;
 pub mod session;
 pub mod static_files;
@@ -76,7 +80,22 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(addresses::update)
                 .service(addresses::remove)
                 .service(addresses::set_default)
+                .service(cart::get_cart)
+                .service(cart::add_items)
+                .service(cart::edit_items)
+                .service(cart::delete_items)
+                .service(cart::clear_cart)
+                .service(cart::choose_rule)
+                .service(cart::clear_unavailable)
+                .service(cart::verify)
+                // Literal order paths before /orders/{orderNo}.
+                .service(orders::reservation)
+                .service(orders::slots)
+                .service(orders::scan)
+                .service(checkout::submit)
+                .service(orders::detail)
                 .service(dev::sms_outbox)
+                .service(orders::dev_table_link)
                 .default_service(web::to(|| async {
                     Err::<actix_web::HttpResponse, _>(error::ApiError::not_found(
                         "接口不存在",

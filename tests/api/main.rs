@@ -4,6 +4,8 @@
 mod account_logs;
 mod accounts;
 mod addresses;
+mod cart;
+mod checkout;
 mod cleanup;
 mod envelope;
 mod geo;

@@ -91,7 +91,10 @@ async fn special_stores_say_what_they_are() {
         .await;
     assert_eq!(dto.assert_ok()["serviceMethods"], serde_json::json!([1]));
 
-    let booking = stores.iter().find(|s| s.book_enable).unwrap();
+    let booking = stores
+        .iter()
+        .find(|s| s.book_enable && !s.exclusion_day_list.is_empty())
+        .unwrap();
     let dto = app
         .get_en(&format!("/api/v1/stores/{}", booking.store_code))
         .await;

@@ -4,10 +4,13 @@
 //! drivers bind by number; columns are TEXT, BIGINT and DOUBLE so they decode alike on both.
 
 pub mod addresses;
+pub mod carts;
 pub mod catalogue;
 pub mod consents;
+pub mod idempotency;
 pub mod locks;
 pub mod login_failures;
+pub mod orders;
 pub mod sessions;
 pub mod sms_codes;
 pub mod users;

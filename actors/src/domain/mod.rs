@@ -13,6 +13,7 @@ pub mod hours;
 pub mod lang;
 pub mod menu;
 pub mod money;
+pub mod order_status;
 pub mod order_time;
 pub mod phone;
 pub mod profile;

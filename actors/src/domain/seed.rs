@@ -596,8 +596,8 @@ mod tests {
         let booking = demo
             .stores
             .iter()
-            .find(|s| s.book_enable)
-            .expect("a store taking bookings");
+            .find(|s| s.book_enable && !s.exclusion_day_list.is_empty())
+            .expect("a store taking bookings, with an exclusion day");
         assert_eq!(booking.book_days, 3);
         assert_eq!(booking.default_book_time.as_deref(), Some("11:30:00"));
         let day = booking

@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod address;
+pub mod cart;
 pub mod geography;
 pub mod product;
 pub mod store;

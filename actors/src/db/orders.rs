@@ -1,0 +1,199 @@
+//! Orders: the row with the columns that are queried or change, its lines, and its history.
+//! An order is created in the transaction that empties the cart it came from (checkout).
+
+use super::{Db, DbError};
+use crate::domain::money::Fen;
+use sqlx::{Any, Row, Transaction};
+
+#[derive(Clone, Debug)]
+pub struct OrderRepo {
+    db: Db,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrderLine {
+    pub product_code: String,
+    pub quantity: u32,
+    pub unit_price: Fen,
+    pub count_price: Fen,
+    pub discount: Fen,
+    /// The line as priced and shown (names, options, rules), frozen.
+    pub doc: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrder {
+    pub order_no: String,
+    pub user_id: i64,
+    pub store_code: String,
+    pub order_type: u8,
+    pub state: u8,
+    pub progress: u8,
+    pub payment_type: String,
+    pub is_book: bool,
+    pub order_time: i64,
+    pub product_amount: Fen,
+    pub discount_amount: Fen,
+    pub delivery_fee: Fen,
+    pub order_amount: Fen,
+    /// Address, receiver, notes, rules applied: what was agreed at submit.
+    pub doc: serde_json::Value,
+    pub lines: Vec<NewOrderLine>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderRow {
+    pub id: i64,
+    pub order_no: String,
+    pub user_id: i64,
+    pub store_code: String,
+    pub order_type: u8,
+    pub state: u8,
+    pub progress: u8,
+    pub payment_type: String,
+    pub is_book: bool,
+    pub order_time: i64,
+    pub product_amount: Fen,
+    pub discount_amount: Fen,
+    pub delivery_fee: Fen,
+    pub order_amount: Fen,
+    pub paid_amount: Fen,
+    pub doc: serde_json::Value,
+    pub lines: Vec<NewOrderLine>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl OrderRepo {
+    pub fn new(db: Db) -> OrderRepo {
+        OrderRepo { db }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub async fn find(&self, order_no: &str) -> Result<Option<OrderRow>, DbError> {
+        let row = sqlx::query(
+            "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
+             is_book, order_time, product_amount, discount_amount, delivery_fee, order_amount, \
+             paid_amount, doc, created_at, updated_at FROM orders WHERE order_no = $1",
+        )
+        .bind(order_no)
+        .fetch_optional(self.db.pool())
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let lines = sqlx::query(
+            "SELECT product_code, quantity, unit_price, count_price, discount, doc \
+             FROM order_lines WHERE order_no = $1 ORDER BY line_no",
+        )
+        .bind(order_no)
+        .fetch_all(self.db.pool())
+        .await?
+        .into_iter()
+        .map(|l| {
+            Ok(NewOrderLine {
+                product_code: l.try_get("product_code")?,
+                quantity: l.try_get::<i64, _>("quantity")? as u32,
+                unit_price: Fen(l.try_get("unit_price")?),
+                count_price: Fen(l.try_get("count_price")?),
+                discount: Fen(l.try_get("discount")?),
+                doc: serde_json::from_str(&l.try_get::<String, _>("doc")?)?,
+            })
+        })
+        .collect::<Result<Vec<_>, DbError>>()?;
+        Ok(Some(OrderRow {
+            id: row.try_get("id")?,
+            order_no: row.try_get("order_no")?,
+            user_id: row.try_get("user_id")?,
+            store_code: row.try_get("store_code")?,
+            order_type: row.try_get::<i64, _>("order_type")? as u8,
+            state: row.try_get::<i64, _>("state")? as u8,
+            progress: row.try_get::<i64, _>("progress")? as u8,
+            payment_type: row.try_get("payment_type")?,
+            is_book: row.try_get::<i64, _>("is_book")? != 0,
+            order_time: row.try_get("order_time")?,
+            product_amount: Fen(row.try_get("product_amount")?),
+            discount_amount: Fen(row.try_get("discount_amount")?),
+            delivery_fee: Fen(row.try_get("delivery_fee")?),
+            order_amount: Fen(row.try_get("order_amount")?),
+            paid_amount: Fen(row.try_get("paid_amount")?),
+            doc: serde_json::from_str(&row.try_get::<String, _>("doc")?)?,
+            lines,
+            created_at: row.try_get("created_at")?,
+            updated_at: row.try_get("updated_at")?,
+        }))
+    }
+
+    /// How many orders a user has (tests and the account page).
+    pub async fn count_for_user(&self, user_id: i64) -> Result<i64, DbError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM orders WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+}
+
+/// Inserts the order, its lines and its first history row; answers the order id. A taken
+/// order number is a unique-constraint error the caller retries with another number.
+pub async fn insert_in(
+    tx: &mut Transaction<'static, Any>,
+    order: &NewOrder,
+) -> Result<i64, DbError> {
+    let row = sqlx::query(
+        "INSERT INTO orders (order_no, user_id, store_code, order_type, state, progress, \
+         payment_type, is_book, order_time, product_amount, discount_amount, delivery_fee, \
+         order_amount, doc, seq, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $16) RETURNING id",
+    )
+    .bind(&order.order_no)
+    .bind(order.user_id)
+    .bind(&order.store_code)
+    .bind(i64::from(order.order_type))
+    .bind(i64::from(order.state))
+    .bind(i64::from(order.progress))
+    .bind(&order.payment_type)
+    .bind(i64::from(order.is_book))
+    .bind(order.order_time)
+    .bind(order.product_amount.0)
+    .bind(order.discount_amount.0)
+    .bind(order.delivery_fee.0)
+    .bind(order.order_amount.0)
+    .bind(serde_json::to_string(&order.doc)?)
+    .bind(order.created_at)
+    .bind(order.created_at)
+    .fetch_one(&mut **tx)
+    .await?;
+    let id: i64 = row.try_get("id")?;
+    for (line_no, line) in order.lines.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO order_lines (order_no, line_no, product_code, quantity, unit_price, \
+             count_price, discount, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&order.order_no)
+        .bind(line_no as i64 + 1)
+        .bind(&line.product_code)
+        .bind(i64::from(line.quantity))
+        .bind(line.unit_price.0)
+        .bind(line.count_price.0)
+        .bind(line.discount.0)
+        .bind(serde_json::to_string(&line.doc)?)
+        .execute(&mut **tx)
+        .await?;
+    }
+    sqlx::query(
+        "INSERT INTO order_events (order_no, seq, state, progress, actor, note, at) \
+         VALUES ($1, 1, $2, $3, 'customer', 'created', $4)",
+    )
+    .bind(&order.order_no)
+    .bind(i64::from(order.state))
+    .bind(i64::from(order.progress))
+    .bind(order.created_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(id)
+}

@@ -1,0 +1,593 @@
+//! The cart (spec §3, §4 cart, §7 cart calls; docs/cart-and-checkout.md). Every call answers
+//! the whole cart, priced by the server for its store, order type and time.
+
+use super::cart_owner::{CartOwner, CART_TOKEN_HEADER};
+use super::context::Ctx;
+use super::dto::cart::{CartContext, CartDto};
+use super::envelope::{Envelope, Reply};
+use super::error::{ApiError, ApiResult};
+use super::params;
+use crate::state::AppState;
+use actix_web::{delete, get, patch, post, web};
+use actors::carts::{CartFailure, Mutation};
+use actors::catalogue::Snapshot;
+use actors::db::carts::StoredCart;
+use actors::domain::cart::{Cart, CartError, Edit};
+use actors::domain::cart_item::{normalize, Selection};
+use actors::domain::cart_pricing::{price_cart, PricedCart, PricingInput};
+use actors::domain::catalog::{virtual_store, Store, GIFT_CATEGORY_NAME, VIRTUAL_STORE_CODE};
+use actors::domain::effective::{availability, Availability, RuleContext};
+use actors::domain::hours::china_time;
+use actors::domain::lang::Lang;
+use actors::domain::order_time::stored_or_reset;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+/// The store a cart is priced for: its own, else the chain's default, else the virtual one.
+pub fn cart_store(snapshot: &Snapshot, cart: &Cart) -> Store {
+    cart.store_code
+        .as_deref()
+        .and_then(|c| snapshot.store(c))
+        .or_else(|| snapshot.default_store())
+        .cloned()
+        .unwrap_or_else(|| virtual_store(snapshot.catalogue.cities.first()))
+}
+
+/// The time a cart is priced at: its order time, or now + 15 minutes when it has none or it
+/// has passed (spec §5).
+pub fn cart_time(cart: &Cart, now: i64) -> i64 {
+    stored_or_reset(cart.order_time, now)
+}
+
+/// Prices the stored cart and hands both to `f` (the priced cart borrows the snapshot).
+pub fn with_priced<R>(
+    state: &AppState,
+    snapshot: &Snapshot,
+    cart: &Cart,
+    f: impl FnOnce(&PricedCart, &Store) -> R,
+) -> R {
+    let store = cart_store(snapshot, cart);
+    let sold_out = state.sold_out(&store.store_code);
+    let at = cart_time(cart, state.clock.now_ms());
+    let input = PricingInput {
+        store: &store,
+        order_type: cart.order_type,
+        at,
+        sold_out: &sold_out,
+        product: &|c| snapshot.product(c),
+        category: &|c| snapshot.category(c),
+        promotions: &snapshot.catalogue.promotions,
+    };
+    let priced = price_cart(cart, &input);
+    f(&priced, &store)
+}
+
+pub fn render(
+    state: &AppState,
+    ctx: &Ctx,
+    snapshot: &Snapshot,
+    owner: &CartOwner,
+    stored: &StoredCart,
+) -> CartDto {
+    let now = state.clock.now_ms();
+    with_priced(state, snapshot, &stored.cart, |priced, _| {
+        let mut cart = stored.cart.clone();
+        cart.order_time = Some(cart_time(&cart, now));
+        CartDto::new(
+            priced,
+            &CartContext {
+                cart: &cart,
+                version: stored.version,
+                cart_token: owner.token(),
+                snapshot,
+                lang: ctx.lang,
+                now,
+            },
+        )
+    })
+}
+
+pub fn reply(owner: &CartOwner, dto: CartDto) -> Reply<CartDto> {
+    let reply = Reply::new(dto);
+    match (owner.issued, owner.token()) {
+        (true, Some(token)) => reply.with_header(CART_TOKEN_HEADER, token),
+        _ => reply,
+    }
+}
+
+impl From<CartFailure> for ApiError {
+    fn from(e: CartFailure) -> ApiError {
+        match e {
+            CartFailure::Rejected(CartError::NoSuchLine) => {
+                ApiError::not_found("购物车中没有该商品", "That item is not in your cart")
+            }
+            CartFailure::Rejected(CartError::TooManyLines) => ApiError::bad_input(
+                "购物车商品种类已达上限",
+                "Your cart cannot hold more different items",
+            ),
+            CartFailure::Rejected(CartError::TooMany) => {
+                ApiError::bad_input("商品数量超出上限", "That is more than one order can hold")
+            }
+            CartFailure::Stale | CartFailure::Contended => ApiError::conflict(
+                "购物车已更新，请重试",
+                "Your cart changed meanwhile; please try again",
+            ),
+            CartFailure::Unavailable => {
+                ApiError::internal(anyhow::anyhow!("cart session unavailable"))
+            }
+            CartFailure::Db(e) => e.into(),
+        }
+    }
+}
+
+pub async fn update_and_render(
+    state: &AppState,
+    ctx: &Ctx,
+    owner: &CartOwner,
+    mutation: Mutation,
+) -> ApiResult<Reply<CartDto>> {
+    let stored = state.carts.update(&owner.key, mutation).await?;
+    let snapshot = state.catalogue.get().await;
+    Ok(reply(owner, render(state, ctx, &snapshot, owner, &stored)))
+}
+
+/// A store that takes orders: real, known, not the virtual default.
+pub fn orderable_store(snapshot: &Snapshot, code: &str) -> ApiResult<Store> {
+    if code == VIRTUAL_STORE_CODE {
+        return Err(ApiError::bad_input(
+            "请先选择门店",
+            "Please choose a store first",
+        ));
+    }
+    snapshot
+        .store(code)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct CartQuery {
+    /// menu or orderSubmit (spec shoppingCar GET).
+    #[allow(dead_code)]
+    page_name: Option<String>,
+    /// Moves the cart to this store; every item is checked again for it.
+    store_code: Option<String>,
+}
+
+/// The cart (shoppingCar GET).
+#[utoipa::path(tag = "cart", params(CartQuery),
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 407)))]
+#[get("/cart")]
+pub async fn get_cart(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    query: web::Query<CartQuery>,
+) -> ApiResult<Reply<CartDto>> {
+    let snapshot = state.catalogue.get().await;
+    if let Some(code) = params::optional_code("storeCode", query.store_code.as_deref())? {
+        let store = orderable_store(&snapshot, &code)?;
+        let current = state.carts.read(&owner.key).await?;
+        if current.cart.store_code.as_deref() != Some(store.store_code.as_str()) {
+            return update_and_render(&state, &ctx, &owner, move_to_store(store)).await;
+        }
+        return Ok(reply(
+            &owner,
+            render(&state, &ctx, &snapshot, &owner, &current),
+        ));
+    }
+    let stored = state.carts.read(&owner.key).await?;
+    Ok(reply(
+        &owner,
+        render(&state, &ctx, &snapshot, &owner, &stored),
+    ))
+}
+
+/// Moving a cart to another store keeps its items (they are checked again there) and its order
+/// type when the new store offers it, else its first service method.
+fn move_to_store(store: Store) -> Mutation {
+    Arc::new(move |cart: &mut Cart| {
+        if cart.store_code.as_deref() == Some(store.store_code.as_str()) {
+            return Ok(false);
+        }
+        cart.store_code = Some(store.store_code.clone());
+        if !store.service_methods.contains(&cart.order_type) {
+            if let Some(&first) = store.service_methods.first() {
+                cart.set_order_type(first);
+            }
+        }
+        if cart
+            .desk
+            .as_ref()
+            .is_some_and(|d| d.store_code != store.store_code)
+        {
+            cart.desk = None;
+        }
+        Ok(true)
+    })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SelectionIn {
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    selection: Selection,
+    quantity: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddItem {
+    product_code: String,
+    #[serde(default)]
+    quantity: Option<u32>,
+    selection: Option<SelectionIn>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddBody {
+    store_code: Option<String>,
+    /// The order type the customer is shopping for (0 delivery, 1 pickup, 2 dine-in).
+    service_method: Option<u8>,
+    items: Vec<AddItem>,
+}
+
+/// Adds items (shoppingCar POST). The same product with the same choices adds to its line.
+#[utoipa::path(tag = "cart", request_body = AddBody,
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 404)))]
+#[post("/cart/items")]
+pub async fn add_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<AddBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let body = body.into_inner();
+    if body.items.is_empty() {
+        return Err(ApiError::bad_input("请选择商品", "Choose something to add"));
+    }
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let store_code = match params::optional_code("storeCode", body.store_code.as_deref())? {
+        Some(code) => code,
+        None => cart_store(&snapshot, &current.cart).store_code,
+    };
+    let store = orderable_store(&snapshot, &store_code)?;
+    let order_type = match body.service_method {
+        Some(t) if store.service_methods.contains(&t) => t,
+        Some(_) => {
+            return Err(ApiError::bad_input(
+                "该门店不支持此服务方式",
+                "This store does not offer that order type",
+            ))
+        }
+        None if store.service_methods.contains(&current.cart.order_type) => current.cart.order_type,
+        None => store.service_methods.first().copied().unwrap_or(0),
+    };
+    let at = cart_time(&current.cart, state.clock.now_ms());
+    let sold_out = state.sold_out(&store.store_code);
+    let rules = RuleContext {
+        at: china_time(at),
+        store_code: &store.store_code,
+        store_group: &store.group_code,
+        order_type,
+    };
+    let mut lines = Vec::new();
+    for item in body.items {
+        let code = params::code("productCode", &item.product_code)?;
+        let product = snapshot
+            .product(&code)
+            .filter(|p| p.is_show)
+            .filter(|p| {
+                snapshot
+                    .category(&p.category_code)
+                    .is_some_and(|c| c.name.cn != GIFT_CATEGORY_NAME)
+            })
+            .ok_or_else(|| ApiError::not_found("商品不存在", "No such product"))?;
+        match availability(product.effective_rule.as_ref(), &rules) {
+            Availability::Available => {}
+            Availability::OffTime | Availability::NotStarted => {
+                return Err(ApiError::bad_input(
+                    "该商品当前非售卖时间",
+                    "That item is not on sale at this time",
+                ))
+            }
+            Availability::Expired | Availability::NotHere => {
+                return Err(ApiError::bad_input(
+                    "该商品已失效",
+                    "That item is not available here",
+                ))
+            }
+        }
+        let (selection, quantity) = match item.selection {
+            Some(s) => (s.selection, s.quantity.or(item.quantity)),
+            None => (Selection::default(), item.quantity),
+        };
+        let selection = normalize(product, &selection)
+            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+        let components = actors::domain::cart_item::component_codes(product, &selection);
+        if components.iter().any(|c| sold_out.contains(c)) {
+            return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
+        }
+        lines.push((
+            product.product_code.clone(),
+            selection,
+            quantity.unwrap_or(1),
+            product.min_sale,
+        ));
+    }
+    let now = state.clock.now_ms();
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        if cart.store_code.as_deref() != Some(store_code.as_str()) {
+            cart.store_code = Some(store_code.clone());
+        }
+        cart.set_order_type(order_type);
+        for (code, selection, quantity, min_sale) in &lines {
+            cart.add(
+                code,
+                selection.clone(),
+                *quantity,
+                *min_sale,
+                new_line_id(),
+                now,
+            )?;
+        }
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+fn new_line_id() -> String {
+    format!("l_{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+}
+
+/// Each line's product minimum, for edits.
+fn min_sales(snapshot: &Snapshot, cart: &Cart) -> HashMap<String, u32> {
+    cart.lines
+        .iter()
+        .map(|l| {
+            let min = snapshot
+                .product(&l.product_code)
+                .map_or(1, |p| p.min_sale.max(1));
+            (l.id.clone(), min)
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditItem {
+    id: String,
+    /// increase, decrease or quantity.
+    action: String,
+    quantity: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EditBody {
+    items: Vec<EditItem>,
+}
+
+/// Changes quantities (shoppingCarEdit): below the product's minimum removes the line.
+#[utoipa::path(tag = "cart", request_body = EditBody,
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 404)))]
+#[patch("/cart/items")]
+pub async fn edit_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<EditBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let mut edits = Vec::new();
+    for item in body.into_inner().items {
+        let edit = match (item.action.as_str(), item.quantity) {
+            ("increase", _) => Edit::Increase,
+            ("decrease", _) => Edit::Decrease,
+            ("quantity", Some(q)) => Edit::Quantity(q),
+            _ => {
+                return Err(ApiError::bad_input(
+                    "操作无效",
+                    "action must be increase, decrease or quantity (with a quantity)",
+                ))
+            }
+        };
+        edits.push((item.id, edit));
+    }
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let mins = min_sales(&snapshot, &current.cart);
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        for (id, edit) in &edits {
+            cart.edit(id, *edit, mins.get(id).copied().unwrap_or(1))?;
+        }
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LineRef {
+    id: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeleteBody {
+    items: Vec<LineRef>,
+}
+
+/// Removes lines (shoppingCarDel).
+#[utoipa::path(tag = "cart", request_body = DeleteBody,
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 404)))]
+#[delete("/cart/items")]
+pub async fn delete_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<DeleteBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let ids: Vec<String> = body.into_inner().items.into_iter().map(|i| i.id).collect();
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        for id in &ids {
+            cart.remove(id)?;
+        }
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// Empties the cart (clearShoppingCars); store, order type and time stay.
+#[utoipa::path(tag = "cart", responses((status = 200, body = inline(Envelope<CartDto>))))]
+#[delete("/cart")]
+pub async fn clear_cart(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+) -> ApiResult<Reply<CartDto>> {
+    let mutation: Mutation = Arc::new(|cart: &mut Cart| {
+        let changed = !cart.lines.is_empty();
+        cart.clear();
+        Ok(changed)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChooseRuleBody {
+    rule_id: String,
+}
+
+/// Chooses a promotion within its mutex group (chooseRule).
+#[utoipa::path(tag = "cart", request_body = ChooseRuleBody,
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 404)))]
+#[post("/cart/rules")]
+pub async fn choose_rule(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<ChooseRuleBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let snapshot = state.catalogue.get().await;
+    let rule = snapshot
+        .catalogue
+        .promotions
+        .iter()
+        .find(|r| r.rule_id == body.rule_id)
+        .ok_or_else(|| ApiError::not_found("活动不存在", "No such promotion"))?;
+    let group: Vec<String> = match &rule.mutex_group {
+        Some(g) => snapshot
+            .catalogue
+            .promotions
+            .iter()
+            .filter(|r| r.mutex_group.as_ref() == Some(g))
+            .map(|r| r.rule_id.clone())
+            .collect(),
+        None => vec![rule.rule_id.clone()],
+    };
+    let rule_id = rule.rule_id.clone();
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        if cart.chosen_rules.contains(&rule_id) {
+            return Ok(false);
+        }
+        cart.choose_rule(&rule_id, &group);
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// Drops every disabled item: sold out, off time, expired (clearSaleOutItmes).
+#[utoipa::path(tag = "cart", responses((status = 200, body = inline(Envelope<CartDto>))))]
+#[post("/cart/clear-unavailable")]
+pub async fn clear_unavailable(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+) -> ApiResult<Reply<CartDto>> {
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let disabled: Vec<String> = with_priced(&state, &snapshot, &current.cart, |priced, _| {
+        priced
+            .lines
+            .iter()
+            .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
+            .map(|l| l.line.id.clone())
+            .collect()
+    });
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        let before = cart.lines.len();
+        cart.lines.retain(|l| !disabled.contains(&l.id));
+        Ok(cart.lines.len() != before)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyBody {
+    page_type: String,
+}
+
+#[derive(Debug, serde::Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyDto {
+    /// The page does not check the cart (only menu, search and orderSubmit do).
+    pub skipped: bool,
+    pub cart: Option<CartDto>,
+}
+
+/// Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
+/// On the submit page an empty cart, or one with only disabled items, is errCode -4.
+#[utoipa::path(tag = "cart", request_body = VerifyBody,
+    responses((status = 200, body = inline(Envelope<VerifyDto>)), (status = 400)))]
+#[post("/cart/verify")]
+pub async fn verify(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<VerifyBody>,
+) -> ApiResult<Reply<VerifyDto>> {
+    let page = body.page_type.as_str();
+    if !matches!(page, "menu" | "search" | "orderSubmit") {
+        return Ok(Reply::new(VerifyDto {
+            skipped: true,
+            cart: None,
+        }));
+    }
+    let snapshot = state.catalogue.get().await;
+    let stored = state.carts.read(&owner.key).await?;
+    let dto = render(&state, &ctx, &snapshot, &owner, &stored);
+    if page == "orderSubmit" {
+        check_submittable(&dto)?;
+    }
+    let reply = Reply::new(VerifyDto {
+        skipped: false,
+        cart: Some(dto),
+    });
+    Ok(match (owner.issued, owner.token()) {
+        (true, Some(token)) => reply.with_header(CART_TOKEN_HEADER, token),
+        _ => reply,
+    })
+}
+
+/// Spec §8 cart hints: empty cannot check out; no valid items.
+pub fn check_submittable(dto: &CartDto) -> ApiResult<()> {
+    let disabled = dto.sale_out_items_from_shopping_car.len()
+        + dto.time_out_items.len()
+        + dto.effect_out_items.len();
+    if dto.items.is_empty() && disabled == 0 {
+        return Err(ApiError::cart("购物车为空，无法结算", "Your cart is empty"));
+    }
+    if dto.items.is_empty() {
+        return Err(ApiError::cart(
+            "购物车中没有有效商品",
+            "Your cart has no valid items",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,454 @@
+//! Submit (POST /orders): the server prices the cart again, checks the store, time, address
+//! and receiver, and turns the cart into an order in one transaction. The client's amounts are
+//! only compared: any difference is errCode -6 with the fresh cart, and nothing is created.
+
+use super::cart::{check_submittable, orderable_store, render, with_priced};
+use super::cart_owner::CartOwner;
+use super::context::Ctx;
+use super::envelope::Envelope;
+use super::error::{ApiError, ApiResult};
+use super::session::AuthUser;
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{post, web, HttpRequest, HttpResponse};
+use actors::carts::{CartFailure, CartKey, Checkout, IdempotentAnswer};
+use actors::db::addresses::AddressRepo;
+use actors::db::idempotency::{IdempotencyRepo, Recorded};
+use actors::db::orders::{NewOrder, NewOrderLine};
+use actors::db::users::UserRepo;
+use actors::domain::address::{is_illegal, ContactName};
+use actors::domain::catalog::{LngLat, StoreStatus, DELIVERY, DINE_IN};
+use actors::domain::hours::{china_time, is_open_at};
+use actors::domain::lang::Lang;
+use actors::domain::money::{yuan, Fen};
+use actors::domain::order_status::PaymentType;
+use actors::domain::order_time::{asap_time, check_booking};
+use actors::domain::phone::Phone;
+use actors::domain::remark::Remark;
+use actors::domain::store_rules::delivers_to;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubmitBody {
+    pub order_type: u8,
+    #[serde(default)]
+    pub is_book_order: bool,
+    /// Informational: the server uses the cart's booked time, or now + the store's gap.
+    pub planned_deliver_time: Option<i64>,
+    pub consign_address_id: Option<i64>,
+    pub receiver_name: Option<String>,
+    pub receiver_mobile: Option<String>,
+    pub desk_no: Option<String>,
+    #[serde(default)]
+    pub remark: String,
+    #[serde(default)]
+    pub contactless: bool,
+    #[serde(default)]
+    pub tableware: u32,
+    #[serde(default)]
+    pub is_need_invoice: bool,
+    /// online or offline (cash on delivery, delivery only).
+    pub payment_type: String,
+    pub order_product_amount: f64,
+    pub activity_amount: f64,
+    pub freight_amount: f64,
+    pub order_amount: f64,
+    pub shopping_car_version: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubmitDto {
+    pub order_no: String,
+    pub order_id: i64,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    /// What is still to pay online (0 for cash on delivery).
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub payable: Fen,
+    pub payment_type: String,
+    pub state: u8,
+    pub order_type: u8,
+    pub order_time: i64,
+}
+
+const MAX_TABLEWARE: u32 = 20;
+const IDEMPOTENCY_HEADER: &str = "Idempotency-Key";
+
+/// 1–64 visible ASCII characters (clients send a uuid).
+fn idempotency_key(req: &HttpRequest) -> ApiResult<Option<String>> {
+    let Some(value) = req.headers().get(IDEMPOTENCY_HEADER) else {
+        return Ok(None);
+    };
+    let key = value.to_str().unwrap_or("").trim();
+    if key.is_empty() || key.len() > 64 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ApiError::bad_input(
+            "Idempotency-Key 无效",
+            "Idempotency-Key must be 1-64 visible ASCII characters",
+        ));
+    }
+    Ok(Some(key.to_string()))
+}
+
+/// The body's hash, independent of key order and spacing.
+fn body_hash(body: &serde_json::Value) -> String {
+    let digest = Sha256::digest(body.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn replay(recorded: &Recorded) -> HttpResponse {
+    HttpResponse::build(StatusCode::from_u16(recorded.status).unwrap_or(StatusCode::OK))
+        .insert_header(("Idempotent-Replayed", "true"))
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(&recorded.response)
+}
+
+fn new_order_no(now: i64) -> String {
+    let digits: u32 = uuid::Uuid::new_v4().as_u128() as u32 % 1_000_000;
+    format!("{}{digits:06}", china_time(now).format("%y%m%d%H%M%S"))
+}
+
+fn amount(field: &'static str, value: f64) -> ApiResult<Fen> {
+    Fen::from_yuan(value).ok_or_else(|| {
+        ApiError::bad_input(
+            format!("{field} 金额格式不正确"),
+            format!("{field} must be an amount with at most 2 decimals"),
+        )
+    })
+}
+
+/// Submits the cart as an order. Login required; Idempotency-Key honoured for 24 hours.
+#[utoipa::path(tag = "orders", request_body = SubmitBody,
+    params(("Idempotency-Key" = Option<String>, Header)),
+    responses((status = 200, body = inline(Envelope<SubmitDto>)), (status = 400), (status = 401), (status = 409)))]
+#[post("/orders")]
+pub async fn submit(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    req: HttpRequest,
+    raw: web::Json<serde_json::Value>,
+) -> ApiResult<HttpResponse> {
+    let raw = raw.into_inner();
+    let body: SubmitBody = serde_json::from_value(raw.clone()).map_err(|e| {
+        ApiError::bad_input("订单内容不正确", format!("The order is not valid: {e}"))
+    })?;
+    let key = idempotency_key(&req)?;
+    let hash = body_hash(&raw);
+    let scope = format!("submit:{}", user.user_id);
+    let idempotency = IdempotencyRepo::new(state.db.clone());
+    let check_recorded = || async {
+        let Some(k) = &key else { return Ok(None) };
+        match idempotency.find(&scope, k, state.clock.now_ms()).await? {
+            Some(r) if r.body_hash == hash => Ok(Some(replay(&r))),
+            Some(_) => Err(ApiError::conflict(
+                "该请求已提交过不同的内容",
+                "This Idempotency-Key was already used with another request",
+            )),
+            None => Ok(None),
+        }
+    };
+    if let Some(response) = check_recorded().await? {
+        return Ok(response);
+    }
+    let idem = key.as_deref().map(|k| (scope.as_str(), k, hash.as_str()));
+    for round in 0..3 {
+        match attempt(&state, &ctx, &user, &body, idem).await {
+            Ok(response) => return Ok(response),
+            Err(e) => {
+                // A concurrent duplicate with the same key may have just created the order
+                // (and emptied the cart): answer what it answered.
+                if key.is_some() {
+                    if let Some(response) = check_recorded().await? {
+                        return Ok(response);
+                    }
+                }
+                // Another tab changed the cart between pricing and writing: price again.
+                if matches!(e, ApiError::Conflict(_)) && round < 2 {
+                    continue;
+                }
+                return Err(e);
+            }
+        }
+    }
+    Err(ApiError::conflict(
+        "购物车已更新，请重试",
+        "Your cart changed meanwhile; please try again",
+    ))
+}
+
+async fn attempt(
+    state: &AppState,
+    ctx: &Ctx,
+    user: &AuthUser,
+    body: &SubmitBody,
+    idem: Option<(&str, &str, &str)>,
+) -> ApiResult<HttpResponse> {
+    let now = state.clock.now_ms();
+    let owner = CartOwner {
+        key: CartKey::User(user.user_id),
+        issued: false,
+    };
+    let snapshot = state.catalogue.get().await;
+    let stored = state.carts.read(&owner.key).await?;
+    let cart = &stored.cart;
+    let store = orderable_store(&snapshot, cart.store_code.as_deref().unwrap_or(""))?;
+    if store.status == StoreStatus::Closed {
+        return Err(ApiError::bad_input(
+            "门店暂停营业，请重新选择门店",
+            "The store is temporarily closed; please choose another store",
+        ));
+    }
+    let order_type = body.order_type;
+    if order_type != cart.order_type {
+        return Err(ApiError::bad_input(
+            "服务方式已变更，请重新确认",
+            "The order type changed; please check your order again",
+        ));
+    }
+    if !store.service_methods.contains(&order_type) {
+        return Err(ApiError::bad_input(
+            "该门店不支持此服务方式",
+            "This store does not offer that order type",
+        ));
+    }
+    let desk = cart
+        .valid_desk(now)
+        .filter(|d| d.store_code == store.store_code)
+        .cloned();
+    let order_time = if cart.is_book {
+        let at = cart.order_time.unwrap_or(0);
+        check_booking(&store, order_type, at, now)
+            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+        at
+    } else {
+        if !is_open_at(&store, china_time(now)) {
+            return Err(ApiError::bad_input(
+                "门店当前不在营业时间",
+                "The store is not open now",
+            ));
+        }
+        if order_type == DINE_IN && desk.is_some() {
+            now
+        } else {
+            asap_time(&store, order_type, now)
+        }
+    };
+    let payment = PaymentType::parse(&body.payment_type).ok_or_else(|| {
+        ApiError::bad_input("请选择支付方式", "paymentType must be online or offline")
+    })?;
+    if payment == PaymentType::Offline && order_type != DELIVERY {
+        return Err(ApiError::bad_input(
+            "货到付款仅限外送订单",
+            "Pay on delivery is for delivery orders only",
+        ));
+    }
+    if body.tableware > MAX_TABLEWARE {
+        return Err(ApiError::bad_input(
+            "餐具数量不正确",
+            "Tableware must be between 0 and 20",
+        ));
+    }
+    let remark = Remark::parse(&body.remark, body.contactless)
+        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+
+    // Where it goes and who receives it.
+    let profile = UserRepo::new(state.db.clone()).get(user.user_id).await?;
+    let mut address_doc = serde_json::Value::Null;
+    let (mut name, mut mobile) = (
+        profile
+            .as_ref()
+            .and_then(|u| u.name.clone())
+            .unwrap_or_default(),
+        profile
+            .as_ref()
+            .and_then(|u| u.phone.clone())
+            .unwrap_or_default(),
+    );
+    if order_type == DELIVERY {
+        let id = body.consign_address_id.ok_or_else(|| {
+            ApiError::bad_input("请选择收货地址", "Please choose a delivery address")
+        })?;
+        let address = AddressRepo::new(state.db.clone())
+            .get(user.user_id, id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("地址不存在", "No such address"))?;
+        let point = (!is_illegal(Some(&address.lat)))
+            .then(|| {
+                Some(LngLat {
+                    lat: address.lat.parse().ok()?,
+                    lng: address.lng.parse().ok()?,
+                })
+            })
+            .flatten()
+            .ok_or(ApiError::OutOfArea)?;
+        if !delivers_to(&store, point) {
+            return Err(ApiError::OutOfArea);
+        }
+        name = address.name.clone();
+        mobile = address.phone.clone();
+        address_doc = serde_json::json!({
+            "id": address.id, "baseAddress": address.base_address, "houseNumber": address.house_number,
+            "lat": address.lat, "lng": address.lng, "cityName": address.city_name,
+        });
+    }
+    if let Some(n) = body
+        .receiver_name
+        .as_deref()
+        .filter(|n| !n.trim().is_empty())
+    {
+        name = n.to_string();
+    }
+    if let Some(m) = body
+        .receiver_mobile
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+    {
+        mobile = m.to_string();
+    }
+    let name = if name.trim().is_empty() && order_type != DELIVERY {
+        String::new()
+    } else {
+        ContactName::parse(&name)
+            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?
+            .as_str()
+            .to_string()
+    };
+    let mobile = Phone::parse(&mobile)
+        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+
+    // The amounts: the server's, compared with what the customer saw.
+    let dto = render(state, ctx, &snapshot, &owner, &stored);
+    check_submittable(&dto)?;
+    let (product_amount, discount, fee, total, lines, rules) =
+        with_priced(state, &snapshot, cart, |priced, _| {
+            let lines: Vec<NewOrderLine> = priced
+                .valid_lines()
+                .zip(dto.items.iter())
+                .map(|(l, item)| NewOrderLine {
+                    product_code: l.line.product_code.clone(),
+                    quantity: l.line.quantity,
+                    unit_price: l.unit,
+                    count_price: l.count,
+                    discount: l.discount,
+                    doc: serde_json::to_value(item).unwrap_or_default(),
+                })
+                .collect();
+            let rules = serde_json::to_value(&dto.order_ref_rules).unwrap_or_default();
+            (
+                priced.price_of_product,
+                priced.discount,
+                priced.delivery_fee_after,
+                priced.order_amount,
+                lines,
+                rules,
+            )
+        });
+    let client = (
+        amount("orderProductAmount", body.order_product_amount)?,
+        amount("activityAmount", body.activity_amount)?,
+        amount("freightAmount", body.freight_amount)?,
+        amount("orderAmount", body.order_amount)?,
+    );
+    if client != (product_amount, discount, fee, total) {
+        return Err(ApiError::AmountsChanged(
+            serde_json::to_value(&dto).unwrap_or_default(),
+        ));
+    }
+
+    let order_no = new_order_no(now);
+    let order = NewOrder {
+        order_no: order_no.clone(),
+        user_id: user.user_id,
+        store_code: store.store_code.clone(),
+        order_type,
+        state: payment.initial_state(),
+        progress: payment.initial_progress(),
+        payment_type: payment.as_str().into(),
+        is_book: cart.is_book,
+        order_time,
+        product_amount,
+        discount_amount: discount,
+        delivery_fee: fee,
+        order_amount: total,
+        doc: serde_json::json!({
+            "storeName": store.name, "storeAddress": store.address, "storeTel": store.store_tel,
+            "address": address_doc, "receiverName": name, "receiverMobile": mobile.as_str(),
+            "deskNo": if order_type == DINE_IN { desk.as_ref().map(|d| d.desk_no.clone()) } else { None },
+            "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": body.is_need_invoice,
+            "rules": rules,
+        }),
+        lines,
+        created_at: now,
+    };
+    let answer = SubmitDto {
+        order_no,
+        order_id: 0,
+        order_amount: total,
+        payable: if payment == PaymentType::Online {
+            total
+        } else {
+            Fen::ZERO
+        },
+        payment_type: payment.as_str().into(),
+        state: order.state,
+        order_type,
+        order_time,
+    };
+    let mut emptied = cart.clone();
+    emptied.clear();
+    emptied.chosen_rules.clear();
+    let recorded_answer: Option<(String, String, IdempotentAnswer)> =
+        idem.map(|(scope, key, hash)| {
+            let hash = hash.to_string();
+            let mut answer = answer.clone();
+            let f: IdempotentAnswer = Box::new(move |order_id| {
+                answer.order_id = order_id;
+                Recorded {
+                    body_hash: hash,
+                    status: 200,
+                    response: serde_json::to_value(Envelope {
+                        err_code: "00".into(),
+                        err_msg: String::new(),
+                        data: answer,
+                    })
+                    .unwrap_or_default(),
+                }
+            });
+            (scope.to_string(), key.to_string(), f)
+        });
+    let done = state
+        .carts
+        .checkout(
+            &owner.key,
+            Checkout {
+                read_version: stored.version,
+                order,
+                emptied,
+                idempotency: recorded_answer,
+            },
+        )
+        .await
+        .map_err(|e| match e {
+            CartFailure::Stale => ApiError::conflict(
+                "购物车已更新，请重试",
+                "Your cart changed meanwhile; please try again",
+            ),
+            other => other.into(),
+        })?;
+    tracing::info!(order_no = %answer.order_no, order_id = done.order_id, amount = %total, "order submitted");
+    let mut answer = answer;
+    answer.order_id = done.order_id;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(Envelope {
+            err_code: "00".into(),
+            err_msg: String::new(),
+            data: answer,
+        }))
+}

@@ -1,0 +1,451 @@
+//! Order type and time (orderReservation and the booking picker), scan-to-order, and the
+//! order a customer just placed (detail; payments and tracking extend it).
+
+use super::cart::{orderable_store, update_and_render};
+use super::cart_owner::CartOwner;
+use super::context::Ctx;
+use super::dto::cart::CartDto;
+use super::dto::pick;
+use super::envelope::{Envelope, Reply};
+use super::error::{ApiError, ApiResult};
+use super::params;
+use super::session::AuthUser;
+use crate::state::AppState;
+use actix_web::{get, post, web};
+use actors::carts::Mutation;
+use actors::db::orders::OrderRepo;
+use actors::domain::cart::{Cart, Desk};
+use actors::domain::catalog::DINE_IN;
+use actors::domain::lang::Lang;
+use actors::domain::money::{yuan, Fen};
+use actors::domain::order_status::state_label;
+use actors::domain::order_time::{asap_time, booking_days, check_booking};
+use actors::domain::phone::Phone;
+use actors::domain::scan_order::{self, SCAN_INFO_LIFETIME_MS};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+/// Spec §5: reservation requests repeated within 380 ms are refused.
+pub const RESERVATION_REPEAT_MS: i64 = 380;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservationBody {
+    order_type: u8,
+    /// Same as orderType (the spec sends both).
+    #[allow(dead_code)]
+    service_method: Option<u8>,
+    /// Epoch ms; required for a booking.
+    order_time: Option<i64>,
+    store_code: String,
+    #[serde(default)]
+    is_book_order: bool,
+}
+
+/// Sets the cart's store, order type and time (orderReservation): not booked, the time is now
+/// plus the store's delivery gap, or its ask gap rounded up to 5 minutes; booked, it must be
+/// within bookDays, outside exclusion days and inside business hours. Changing the order type
+/// re-prices the cart. A repeat within 380 ms answers 429.
+#[utoipa::path(tag = "orders", request_body = ReservationBody,
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 429)))]
+#[post("/orders/reservation")]
+pub async fn reservation(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<ReservationBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let now = state.clock.now_ms();
+    if !state
+        .reservation_throttle
+        .allow(&owner.key.storage_key(), now, RESERVATION_REPEAT_MS)
+    {
+        return Err(ApiError::TooFrequent);
+    }
+    let snapshot = state.catalogue.get().await;
+    let code = params::code("storeCode", &body.store_code)?;
+    let store = orderable_store(&snapshot, &code)?;
+    let order_type = body.order_type;
+    if !store.service_methods.contains(&order_type) {
+        return Err(ApiError::bad_input(
+            "该门店不支持此服务方式",
+            "This store does not offer that order type",
+        ));
+    }
+    let current = state.carts.read(&owner.key).await?;
+    let scanned = order_type == DINE_IN
+        && current
+            .cart
+            .valid_desk(now)
+            .is_some_and(|d| d.store_code == store.store_code);
+    let (time, is_book) = if body.is_book_order {
+        let at = body
+            .order_time
+            .ok_or_else(|| ApiError::bad_input("请选择预约时间", "Choose a time to book"))?;
+        check_booking(&store, order_type, at, now)
+            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+        (at, true)
+    } else if scanned {
+        // Scan-to-order: the table is served now.
+        (now, false)
+    } else {
+        (asap_time(&store, order_type, now), false)
+    };
+    let store_code = store.store_code.clone();
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        cart.store_code = Some(store_code.clone());
+        cart.set_order_type(order_type);
+        cart.order_time = Some(time);
+        cart.is_book = is_book;
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct SlotsQuery {
+    store_code: String,
+    order_type: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BookingDayDto {
+    /// "2026-11-24".
+    pub date: String,
+    /// 今天 / 明天 / 11月26日, or Today / Tomorrow / 26 Nov.
+    pub label: String,
+    pub slots: Vec<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotsDto {
+    /// The soonest time without booking (epoch ms).
+    pub asap: i64,
+    /// Empty when the store takes no bookings.
+    pub days: Vec<BookingDayDto>,
+}
+
+/// The booking picker: the store's bookable days and their 15-minute slots.
+#[utoipa::path(tag = "orders", params(SlotsQuery),
+    responses((status = 200, body = inline(Envelope<SlotsDto>)), (status = 400), (status = 404)))]
+#[get("/orders/reservation/slots")]
+pub async fn slots(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    query: web::Query<SlotsQuery>,
+) -> ApiResult<Reply<SlotsDto>> {
+    let now = state.clock.now_ms();
+    let snapshot = state.catalogue.get().await;
+    let store = orderable_store(&snapshot, &params::code("storeCode", &query.store_code)?)?;
+    let order_type = params::order_type(query.order_type.as_deref())?;
+    let today = actors::domain::hours::china_time(now).date_naive();
+    let days = booking_days(&store, order_type, now)
+        .into_iter()
+        .map(|d| {
+            let offset = (d.date - today).num_days();
+            let label = match (offset, ctx.lang) {
+                (0, Lang::Zh) => "今天".to_string(),
+                (1, Lang::Zh) => "明天".to_string(),
+                (2, Lang::Zh) => "后天".to_string(),
+                (_, Lang::Zh) => d.date.format("%-m月%-d日").to_string(),
+                (0, Lang::En) => "Today".to_string(),
+                (1, Lang::En) => "Tomorrow".to_string(),
+                (_, Lang::En) => d.date.format("%-d %b").to_string(),
+            };
+            BookingDayDto {
+                date: d.date.format("%Y-%m-%d").to_string(),
+                label,
+                slots: d.slots,
+            }
+        })
+        .collect();
+    Ok(Reply::new(SlotsDto {
+        asap: asap_time(&store, order_type, now),
+        days,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanBody {
+    store_name: String,
+    store_code: String,
+    desk_no: String,
+    sign: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanDto {
+    pub store_code: String,
+    pub store_name: String,
+    pub desk_no: String,
+    /// The scan is honoured until then (3600 s).
+    pub expires_at: i64,
+    pub cart: CartDto,
+}
+
+fn bad_table() -> ApiError {
+    ApiError::bad_input("无效的桌台二维码", "This table code is not valid")
+}
+
+/// Scan-to-order: checks a table QR link's sign, then sets the cart to that store, dine-in, at
+/// that desk, for 3600 seconds.
+#[utoipa::path(tag = "orders", request_body = ScanBody,
+    responses((status = 200, body = inline(Envelope<ScanDto>)), (status = 400)))]
+#[post("/orders/scan")]
+pub async fn scan(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<ScanBody>,
+) -> ApiResult<Reply<ScanDto>> {
+    let body = body.into_inner();
+    if !scan_order::valid_desk_no(&body.desk_no)
+        || !scan_order::verify(
+            &state.table_secret,
+            &body.store_name,
+            &body.store_code,
+            &body.desk_no,
+            &body.sign,
+        )
+    {
+        return Err(bad_table());
+    }
+    let snapshot = state.catalogue.get().await;
+    let store = orderable_store(&snapshot, &body.store_code).map_err(|_| bad_table())?;
+    if !store.service_methods.contains(&DINE_IN) {
+        return Err(ApiError::bad_input(
+            "该门店不提供堂食",
+            "This store does not offer dine-in",
+        ));
+    }
+    let now = state.clock.now_ms();
+    let desk = Desk {
+        store_code: store.store_code.clone(),
+        desk_no: body.desk_no.clone(),
+        expires_at: now + SCAN_INFO_LIFETIME_MS,
+    };
+    let expires_at = desk.expires_at;
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        cart.store_code = Some(desk.store_code.clone());
+        cart.set_order_type(DINE_IN);
+        cart.order_time = Some(now);
+        cart.is_book = false;
+        cart.desk = Some(desk.clone());
+        Ok(true)
+    });
+    let cart = update_and_render(&state, &ctx, &owner, mutation)
+        .await?
+        .into_data();
+    let dto = ScanDto {
+        store_code: store.store_code.clone(),
+        store_name: pick(&store.name, ctx.lang),
+        desk_no: body.desk_no,
+        expires_at,
+        cart,
+    };
+    Ok(reply_with_token(&owner, dto))
+}
+
+fn reply_with_token<T: Serialize>(owner: &CartOwner, data: T) -> Reply<T> {
+    let r = Reply::new(data);
+    match (owner.issued, owner.token()) {
+        (true, Some(token)) => r.with_header(super::cart_owner::CART_TOKEN_HEADER, token),
+        _ => r,
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TableLinkDto {
+    pub url: String,
+    pub store_name: String,
+    pub store_code: String,
+    pub desk_no: String,
+    pub sign: String,
+}
+
+/// The link a table's QR code holds (base URL, then /menu?storeName…&sign=…).
+pub fn table_link(
+    secret: &[u8],
+    base_url: &str,
+    store_name: &str,
+    store_code: &str,
+    desk_no: &str,
+) -> TableLinkDto {
+    let sign = scan_order::sign(secret, store_name, store_code, desk_no);
+    TableLinkDto {
+        url: scan_order::table_link(base_url, store_name, store_code, desk_no, &sign),
+        store_name: store_name.into(),
+        store_code: store_code.into(),
+        desk_no: desk_no.into(),
+        sign,
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct TableLinkQuery {
+    store_code: String,
+    desk_no: String,
+}
+
+/// A valid table link (sandbox only, like the SMS outbox): what staff will print later.
+#[utoipa::path(tag = "dev", params(TableLinkQuery),
+    responses((status = 200, body = inline(Envelope<TableLinkDto>)), (status = 400), (status = 404)))]
+#[get("/dev/table-link")]
+pub async fn dev_table_link(
+    state: web::Data<AppState>,
+    req: actix_web::HttpRequest,
+    query: web::Query<TableLinkQuery>,
+) -> ApiResult<Reply<TableLinkDto>> {
+    if state.sms_outbox.is_none() {
+        return Err(ApiError::not_found("接口不存在", "No such endpoint"));
+    }
+    if !scan_order::valid_desk_no(&query.desk_no) {
+        return Err(ApiError::bad_input(
+            "桌号格式不正确",
+            "deskNo: 1-16 letters, digits or '-'",
+        ));
+    }
+    let snapshot = state.catalogue.get().await;
+    let store = orderable_store(&snapshot, &params::code("storeCode", &query.store_code)?)?;
+    let info = req.connection_info();
+    let base = format!("{}://{}", info.scheme(), info.host());
+    Ok(Reply::new(table_link(
+        &state.table_secret,
+        &base,
+        &store.name.cn,
+        &store.store_code,
+        &query.desk_no,
+    )))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderDetailDto {
+    pub order_no: String,
+    pub order_id: i64,
+    pub state: u8,
+    pub state_label: &'static str,
+    pub progress: u8,
+    pub order_type: u8,
+    pub order_time: i64,
+    pub is_book_order: bool,
+    pub store_code: String,
+    pub store_name: String,
+    pub store_tel: String,
+    pub payment_type: String,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_product_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub activity_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub freight_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub paid_amount: Fen,
+    pub receiver_name: String,
+    /// Masked: 139****5678.
+    pub receiver_mobile: String,
+    #[schema(value_type = Object)]
+    pub address: serde_json::Value,
+    pub desk_no: Option<String>,
+    pub remark: String,
+    pub tableware: u32,
+    pub is_need_invoice: bool,
+    #[schema(value_type = Vec<Object>)]
+    pub lines: Vec<serde_json::Value>,
+    #[schema(value_type = Vec<Object>)]
+    pub rules: serde_json::Value,
+    pub created_at: i64,
+}
+
+/// The customer's order (orderDetail). Someone else's order is "not found".
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
+    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 401), (status = 404)))]
+#[get("/orders/{orderNo}")]
+pub async fn detail(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<Reply<OrderDetailDto>> {
+    let order_no = params::code("orderNo", &path)?;
+    let order = OrderRepo::new(state.db.clone())
+        .find(&order_no)
+        .await?
+        .filter(|o| o.user_id == user.user_id)
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let doc = &order.doc;
+    let text = |k: &str| {
+        doc.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let bilingual = |k: &str| {
+        let v = doc.get(k);
+        let cn = v
+            .and_then(|v| v.get("cn"))
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
+        let en = v
+            .and_then(|v| v.get("en"))
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
+        if ctx.lang == Lang::En && !en.is_empty() {
+            en.to_string()
+        } else {
+            cn.to_string()
+        }
+    };
+    let mobile = Phone::parse(&text("receiverMobile"))
+        .map(|p| p.masked())
+        .unwrap_or_default();
+    Ok(Reply::new(OrderDetailDto {
+        order_no: order.order_no.clone(),
+        order_id: order.id,
+        state: order.state,
+        state_label: state_label(order.state, ctx.lang),
+        progress: order.progress,
+        order_type: order.order_type,
+        order_time: order.order_time,
+        is_book_order: order.is_book,
+        store_code: order.store_code.clone(),
+        store_name: bilingual("storeName"),
+        store_tel: text("storeTel"),
+        payment_type: order.payment_type.clone(),
+        order_product_amount: order.product_amount,
+        activity_amount: order.discount_amount,
+        freight_amount: order.delivery_fee,
+        order_amount: order.order_amount,
+        paid_amount: order.paid_amount,
+        receiver_name: text("receiverName"),
+        receiver_mobile: mobile,
+        address: doc.get("address").cloned().unwrap_or_default(),
+        desk_no: doc.get("deskNo").and_then(|v| v.as_str()).map(String::from),
+        remark: text("remark"),
+        tableware: doc.get("tableware").and_then(|v| v.as_u64()).unwrap_or(0) as u32,
+        is_need_invoice: doc
+            .get("isNeedInvoice")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false),
+        lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
+        rules: doc.get("rules").cloned().unwrap_or_default(),
+        created_at: order.created_at,
+    }))
+}
