@@ -1,7 +1,9 @@
 //! The OpenAPI document of every endpoint, served at /api-docs/openapi.json with a browsable
 //! UI at /api-docs/.
 
-use super::{addresses, auth, cities, dev, geo, health, me, menu, stores, system};
+use super::{
+    addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, orders, stores, system,
+};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -26,7 +28,10 @@ use utoipa::{Modify, OpenApi};
         me::patch_marketing, me::post_recommendation,
         addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
         addresses::set_default, addresses::smart_paste,
-        dev::sms_outbox,
+        cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
+        cart::choose_rule, cart::clear_unavailable, cart::verify,
+        orders::reservation, orders::slots, orders::scan, checkout::submit, orders::detail,
+        dev::sms_outbox, orders::dev_table_link,
     ),
     modifiers(&BearerAuth),
     tags(
@@ -34,6 +39,11 @@ use utoipa::{Modify, OpenApi};
         (name = "auth", description = "Sign-up and sign-in. Without a token a protected call is \
             errCode 401; with an expired or logged-out token errCode 407 (登录过期!)."),
         (name = "me"), (name = "addresses"),
+        (name = "cart", description = "A visitor's cart is named by X-Cart-Token (issued by the \
+            first cart call, in the response header and cartToken); a logged-in user's by the token. \
+            Every call answers the whole cart, priced by the server. See docs/cart-and-checkout.md."),
+        (name = "orders", description = "Order type and time, scan-to-order, submit \
+            (Idempotency-Key) and the order."),
         (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]

@@ -340,3 +340,30 @@ async fn a_table_code_makes_a_dine_in_cart_at_that_desk() {
     refused.assert_error(400, "400");
     assert_eq!(refused.err_msg(), "无效的桌台二维码");
 }
+
+#[tokio::test]
+async fn every_cart_and_order_endpoint_is_documented() {
+    let app = spawn_app().await;
+    let doc = app.get("/api-docs/openapi.json").await.body;
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, methods) in [
+        ("/cart", &["get", "delete"][..]),
+        ("/cart/items", &["post", "patch", "delete"]),
+        ("/cart/rules", &["post"]),
+        ("/cart/clear-unavailable", &["post"]),
+        ("/cart/verify", &["post"]),
+        ("/orders/reservation", &["post"]),
+        ("/orders/reservation/slots", &["get"]),
+        ("/orders/scan", &["post"]),
+        ("/orders", &["post"]),
+        ("/orders/{orderNo}", &["get"]),
+        ("/dev/table-link", &["get"]),
+    ] {
+        for m in methods {
+            assert!(
+                paths[path].get(*m).is_some(),
+                "{m} {path} missing from the OpenAPI document"
+            );
+        }
+    }
+}

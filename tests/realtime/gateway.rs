@@ -70,3 +70,71 @@ async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
         "{seen:?}"
     );
 }
+
+/// Another tab of the same visitor hears about a change to the cart (`cart:updated` in the
+/// room of its cart token), after the change is stored.
+#[tokio::test]
+async fn a_cart_change_reaches_the_visitors_other_tabs() {
+    if !node_ready() {
+        return;
+    }
+    let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
+    let mut settings = Settings::load_env(&config_dir, "test").unwrap();
+    let dir = std::env::temp_dir().join(format!("pizza-gateway-{}", uuid::Uuid::new_v4()));
+    settings.server.data_dir = dir.clone();
+    settings.server.static_dir = dir.join("static");
+    settings.database.url = String::new();
+    settings.redis.url = String::new();
+    let app = Application::build(settings, Clock::manual(NOW))
+        .await
+        .unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let client = reqwest::Client::new();
+    let cart: serde_json::Value = client
+        .get(format!("{base}/api/v1/cart"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = cart["data"]["cartToken"].as_str().unwrap().to_string();
+
+    let mut child = tokio::process::Command::new("node")
+        .args(["cart.mjs", &base, &token])
+        .current_dir(node_dir())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    let outcome = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if line == "READY" {
+                let added = client
+                    .post(format!("{base}/api/v1/cart/items"))
+                    .header("X-Cart-Token", &token)
+                    .json(&serde_json::json!({"storeCode": "SH001", "items": [{"productCode": "SD001"}]}))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(added.status(), 200);
+            }
+            let done = line.starts_with("OK ") || line.starts_with("FAIL ");
+            seen.push(line);
+            if done {
+                break;
+            }
+        }
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(outcome.is_ok(), "the node client timed out: {seen:?}");
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some("OK cart 1"),
+        "{seen:?}"
+    );
+}
