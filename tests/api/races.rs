@@ -112,3 +112,59 @@ async fn ten_wrong_passwords_at_once_get_five_tries() {
     assert_eq!(count(&answers, 429, "429"), 5, "{answers:?}");
     app.login(phone, PASSWORD).await.assert_error(429, "429");
 }
+
+/// Two nodes, each with its own session for the same cart, writing to one database: the
+/// version check makes the loser read again and re-apply, so no add is lost.
+#[actix_web::test]
+async fn two_nodes_writing_one_cart_lose_nothing() {
+    use actors::carts::{CartKey, CartRegistry, Mutation};
+    use actors::db::carts::CartRepo;
+    use actors::db::orders::OrderRepo;
+    use actors::domain::cart::Cart;
+    use actors::domain::cart_item::Selection;
+    use std::sync::Arc;
+
+    let app = crate::helpers::spawn_app().await;
+    let state = &app.app_state;
+    let node = || {
+        Arc::new(CartRegistry::new(
+            CartRepo::new(state.db.clone()),
+            OrderRepo::new(state.db.clone()),
+            state.bus.clone(),
+            state.clock.clone(),
+        ))
+    };
+    let (a, b) = (node(), node());
+    let key = CartKey::Visitor("c_0123456789abcdef0123456789abcdef".into());
+    let add: Mutation = Arc::new(|cart: &mut Cart| {
+        cart.add("SD002", Selection::default(), 1, 1, "line".into(), 0)?;
+        Ok(true)
+    });
+    let mut calls = Vec::new();
+    for i in 0..40 {
+        let (node, key, add) = (
+            if i % 2 == 0 { a.clone() } else { b.clone() },
+            key.clone(),
+            add.clone(),
+        );
+        calls.push(actix_web::rt::spawn(async move {
+            node.update(&key, add).await.map(|_| ())
+        }));
+    }
+    let mut contended = 0;
+    for call in calls {
+        match call.await.unwrap() {
+            Ok(()) => {}
+            // Five rounds of losing to the other node in a row: the caller is told to retry.
+            Err(actors::carts::CartFailure::Contended) => contended += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let stored = a.read(&key).await.unwrap();
+    assert_eq!(
+        stored.cart.lines[0].quantity + contended,
+        40,
+        "every add is either stored or refused"
+    );
+    assert_eq!(stored.version as u32, stored.cart.lines[0].quantity);
+}
