@@ -39,7 +39,8 @@ pub fn start(state: AppState) -> Housekeeping {
     }))
 }
 
-/// Visitors' carts untouched for 30 days, and Idempotency-Key answers past their 24 hours.
+/// Visitors' carts untouched for 30 days, Idempotency-Key answers past their 24 hours, and
+/// expired tablet sessions.
 async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors::db::DbError> {
     const VISITOR_CART_DAYS: i64 = 30;
     let carts = actors::db::carts::CartRepo::new(state.db.clone())
@@ -47,6 +48,9 @@ async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors
         .await?;
     let keys = actors::db::idempotency::IdempotencyRepo::new(state.db.clone())
         .delete_older_than(now - actors::db::idempotency::KEEP_MS)
+        .await?;
+    actors::db::staff::StaffRepo::new(state.db.clone())
+        .delete_expired_sessions(now)
         .await?;
     Ok((carts, keys))
 }

@@ -122,7 +122,7 @@ pub async fn login(
     let throttle = state.login_throttle();
     // Counted as a failure until the password proves right.
     let _attempt = throttle
-        .attempt(&phone, now)
+        .attempt(phone.as_str(), now)
         .await
         .map_err(input::throttle_error)?;
     let user = UserRepo::new(state.db.clone())
@@ -135,7 +135,7 @@ pub async fn login(
     let Some(user) = user.filter(|_| ok) else {
         return Err(input::wrong_credentials());
     };
-    throttle.succeeded(&phone).await?;
+    throttle.succeeded(phone.as_str()).await?;
     login_reply(&state, &req, user.id, false).await
 }
 
@@ -241,7 +241,7 @@ pub async fn reset_password(
         .map_err(input::password_error)?;
     users.set_password(user.id, &hash, now).await?;
     state.sessions().revoke_user(user.id).await?;
-    state.login_throttle().succeeded(&phone).await?;
+    state.login_throttle().succeeded(phone.as_str()).await?;
     Ok(Reply::new(()))
 }
 
@@ -269,7 +269,7 @@ pub async fn change_password(
             .map_err(|e| ApiError::Invalid(vec![e]))?;
         let throttle = state.login_throttle();
         let attempt = throttle
-            .attempt(&phone, now)
+            .attempt(phone.as_str(), now)
             .await
             .map_err(input::throttle_error)?;
         if !passwords::verify(old, Some(stored))

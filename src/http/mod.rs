@@ -22,9 +22,11 @@ pub mod openapi;
 pub mod orders;
 pub mod params;
 pub mod session;
+pub mod staff_session;
 pub mod static_files;
 pub mod stores;
 pub mod system;
+pub mod tablet;
 
 use actix_web::{middleware, web};
 use std::path::Path;
@@ -94,6 +96,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(orders::scan)
                 .service(checkout::submit)
                 .service(orders::detail)
+                .service(tablet::login)
+                .service(tablet::logout)
                 .service(dev::sms_outbox)
                 .service(orders::dev_table_link)
                 .default_service(web::to(|| async {

@@ -3,6 +3,7 @@
 
 use super::{
     addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, orders, stores, system,
+    tablet,
 };
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -31,6 +32,7 @@ use utoipa::{Modify, OpenApi};
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
         cart::choose_rule, cart::clear_unavailable, cart::verify,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::detail,
+        tablet::login, tablet::logout,
         dev::sms_outbox, orders::dev_table_link,
     ),
     modifiers(&BearerAuth),
@@ -44,6 +46,8 @@ use utoipa::{Modify, OpenApi};
             Every call answers the whole cart, priced by the server. See docs/cart-and-checkout.md."),
         (name = "orders", description = "Order type and time, scan-to-order, submit \
             (Idempotency-Key) and the order."),
+        (name = "tablet", description = "Store tablets: a staff token (POST /tablet/login) scoped \
+            to its store."),
         (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]

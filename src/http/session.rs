@@ -20,7 +20,7 @@ pub struct AuthUser {
 }
 
 /// The token of `Authorization: Bearer <token>`, if the header holds one.
-fn bearer(req: &HttpRequest) -> Option<Token> {
+pub fn bearer(req: &HttpRequest) -> Option<Token> {
     let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     let token = token.trim();

@@ -16,3 +16,4 @@ mod races;
 mod session_store;
 mod sms_codes;
 mod stores;
+mod tablet;

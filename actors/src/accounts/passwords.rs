@@ -7,7 +7,6 @@ use super::secrets;
 use crate::db::login_failures::LoginFailureRepo;
 use crate::db::DbError;
 use crate::domain::account::{login_locked_until, LOGIN_FAILURE_WINDOW_MS};
-use crate::domain::phone::Phone;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PasswordError {
@@ -57,10 +56,10 @@ impl LoginThrottle {
     /// try as a failure at once, so concurrent guesses use up the allowance one by one. Tell
     /// the outcome with `succeeded` (a login: every failure forgiven) or `forgive` (just this
     /// try), or leave the failure standing.
-    pub async fn attempt(&self, phone: &Phone, now: i64) -> Result<Attempt, ThrottleError> {
+    pub async fn attempt(&self, key: &str, now: i64) -> Result<Attempt, ThrottleError> {
         let recorded = self
             .repo
-            .record_unless_locked(phone, now - LOGIN_FAILURE_WINDOW_MS, now, |failures| {
+            .record_unless_locked(key, now - LOGIN_FAILURE_WINDOW_MS, now, |failures| {
                 login_locked_until(failures)
                     .filter(|until| *until > now)
                     .map(|until| until - now)
@@ -77,8 +76,8 @@ impl LoginThrottle {
         self.repo.forget(attempt.failure_id).await
     }
 
-    pub async fn succeeded(&self, phone: &Phone) -> Result<(), DbError> {
-        self.repo.clear(phone).await
+    pub async fn succeeded(&self, key: &str) -> Result<(), DbError> {
+        self.repo.clear(key).await
     }
 }
 

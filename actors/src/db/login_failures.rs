@@ -1,7 +1,7 @@
-//! Failed password logins per phone, for the throttle (spec: 5 in 15 minutes).
+//! Failed password logins per key (a customer's phone, or a tablet's store and staff code),
+//! for the throttle (spec: 5 in 15 minutes).
 
 use super::{locks, Db, DbError};
-use crate::domain::phone::Phone;
 use sqlx::Row;
 use tracing::instrument;
 
@@ -23,18 +23,18 @@ impl LoginFailureRepo {
     #[instrument(skip_all)]
     pub async fn record_unless_locked(
         &self,
-        phone: &Phone,
+        key: &str,
         since: i64,
         now: i64,
         locked: impl FnOnce(&[i64]) -> Option<i64>,
     ) -> Result<Result<i64, i64>, DbError> {
         let mut tx = self.db.pool().begin().await?;
-        locks::lock_key(&mut tx, &format!("login:{}", phone.as_str())).await?;
+        locks::lock_key(&mut tx, &format!("login:{key}")).await?;
         let failures: Vec<i64> = sqlx::query(
             "SELECT failed_at FROM login_failures WHERE phone = $1 AND failed_at > $2 \
              ORDER BY failed_at DESC",
         )
-        .bind(phone.as_str())
+        .bind(key)
         .bind(since)
         .fetch_all(&mut *tx)
         .await?
@@ -47,7 +47,7 @@ impl LoginFailureRepo {
         let row = sqlx::query(
             "INSERT INTO login_failures (phone, failed_at) VALUES ($1, $2) RETURNING id",
         )
-        .bind(phone.as_str())
+        .bind(key)
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
@@ -67,9 +67,9 @@ impl LoginFailureRepo {
 
     /// A successful login forgives earlier mistakes, and old rows are dropped on the way.
     #[instrument(skip_all)]
-    pub async fn clear(&self, phone: &Phone) -> Result<(), DbError> {
+    pub async fn clear(&self, key: &str) -> Result<(), DbError> {
         sqlx::query("DELETE FROM login_failures WHERE phone = $1")
-            .bind(phone.as_str())
+            .bind(key)
             .execute(self.db.pool())
             .await?;
         Ok(())

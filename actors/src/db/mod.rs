@@ -13,6 +13,7 @@ pub mod login_failures;
 pub mod orders;
 pub mod sessions;
 pub mod sms_codes;
+pub mod staff;
 pub mod users;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
