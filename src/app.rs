@@ -71,7 +71,8 @@ impl Application {
         let redis = settings
             .redis_url()
             .map(|url| (url, settings.redis.key_prefix.as_str()));
-        let realtime = crate::realtime::setup::start(redis, clock.clone(), sessions.clone())?;
+        let realtime =
+            crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())?;
         let carts = Arc::new(CartRegistry::new(
             CartRepo::new(db.clone()),
             OrderRepo::new(db.clone()),

@@ -8,12 +8,14 @@
 //! deliver each event once per node.
 
 use super::engineio::{EngineConfig, EngineIo};
-use super::gateway::{self, ResolveUser};
+use super::gateway::{self, ResolveStaff, ResolveUser};
 use super::socketio::{RedisAdapterFactory, SocketIo, SocketIoConfig};
 use actors::accounts::secrets::Token;
 use actors::accounts::sessions::SessionStore;
 use actors::bus::{Bus, LocalBus};
 use actors::clock::Clock;
+use actors::db::staff::StaffRepo;
+use actors::db::Db;
 use anyhow::Context;
 use std::sync::Arc;
 
@@ -32,6 +34,7 @@ pub fn start(
     redis: Option<(&str, &str)>,
     clock: Clock,
     sessions: Arc<dyn SessionStore>,
+    db: Db,
 ) -> anyhow::Result<Realtime> {
     let config = SocketIoConfig::default();
     let io = match redis {
@@ -47,11 +50,29 @@ pub fn start(
         }
         None => SocketIo::new(config),
     };
-    gateway::install(&io, clock.clone(), resolve_user(sessions, clock));
+    gateway::install(
+        &io,
+        clock.clone(),
+        resolve_user(sessions, clock.clone()),
+        resolve_staff(db, clock),
+    );
     let bus: Arc<dyn Bus> = Arc::new(LocalBus::new());
     tokio::spawn(gateway::pump(io.clone(), bus.clone()));
     let engine = io.engine(EngineConfig::default());
     Ok(Realtime { io, engine, bus })
+}
+
+fn resolve_staff(db: Db, clock: Clock) -> ResolveStaff {
+    Arc::new(move |token: String| {
+        let (staff, clock) = (StaffRepo::new(db.clone()), clock.clone());
+        Box::pin(async move {
+            let token = Token::from_client(&token);
+            match staff.resolve(&token.hash(), clock.now_ms()).await {
+                Ok(found) => Ok(found.map(|s| s.store_code)),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+    })
 }
 
 fn resolve_user(sessions: Arc<dyn SessionStore>, clock: Clock) -> ResolveUser {

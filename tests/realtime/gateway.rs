@@ -31,10 +31,21 @@ async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
     let base = format!("http://127.0.0.1:{}", app.port());
     let bus = app.state().bus.clone();
     tokio::spawn(app.run_until_stopped());
+    let login: serde_json::Value = reqwest::Client::new()
+        .post(format!("{base}/api/v1/tablet/login"))
+        .json(&serde_json::json!({"storeCode": "SH001", "staffCode": "manager", "pin": "246810"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let staff_token = login["data"]["token"].as_str().unwrap().to_string();
 
     let mut child = tokio::process::Command::new("node")
         .args(["gateway.mjs", &base])
         .env("SERVER_TIME", NOW.to_string())
+        .env("STAFF_TOKEN", staff_token)
         .current_dir(node_dir())
         .stdout(Stdio::piped())
         .kill_on_drop(true)

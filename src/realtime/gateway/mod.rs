@@ -8,15 +8,18 @@
 //!
 //! The handshake `auth` may carry `token` (a logged-in user: joins `user:{id}` for payment
 //! results and cart changes) and `cartToken` (a visitor's cart). `order:watch` arrives with
-//! orders; `/store` is registered once staff tokens exist, so until then it answers
-//! "Invalid namespace" to everyone.
+//! the order actor.
+//!
+//! Tablets connect to `/store` with `auth: {token}`, a staff token: it is checked before the
+//! CONNECT is answered (CONNECT_ERROR "Not authorized" otherwise), and the socket joins its
+//! store's room, where the store's order and status events arrive.
 
 pub mod routing;
 
 use super::socketio::{Socket, SocketIo};
 use actors::bus::Bus;
 use actors::clock::Clock;
-use routing::{cart_room, deliveries, store_room, user_room, CUSTOMERS};
+use routing::{cart_room, deliveries, store_room, user_room, CUSTOMERS, TABLETS};
 use serde_json::{json, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -27,14 +30,49 @@ use tokio::sync::broadcast::error::RecvError;
 pub type ResolveUser =
     Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Option<i64>> + Send>> + Send + Sync>;
 
-/// Registers the customer namespace's handlers on `io`.
-pub fn install(io: &SocketIo, clock: Clock, resolve_user: ResolveUser) {
+/// Resolves a staff token to its store (Ok(None): unknown or expired; Err: lookup failed).
+pub type ResolveStaff = Arc<
+    dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<Option<String>, String>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// Registers the customer and tablet namespaces' handlers on `io`.
+pub fn install(
+    io: &SocketIo,
+    clock: Clock,
+    resolve_user: ResolveUser,
+    resolve_staff: ResolveStaff,
+) {
+    let customer_clock = clock.clone();
     io.of(CUSTOMERS).on_connection(move |socket| {
-        on_customer(&socket, clock.clone(), resolve_user.clone());
+        on_customer(&socket, customer_clock.clone(), resolve_user.clone());
     });
+    io.of(TABLETS)
+        .auth_async(move |handshake| {
+            let token = handshake.auth_str("token").map(String::from);
+            let resolve = resolve_staff.clone();
+            async move {
+                let Some(token) = token else {
+                    return Err("Not authorized".to_string());
+                };
+                match resolve(token).await {
+                    Ok(Some(store_code)) => Ok(json!({ "storeCode": store_code })),
+                    Ok(None) => Err("Not authorized".to_string()),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "staff token lookup failed");
+                        Err("Server error".to_string())
+                    }
+                }
+            }
+        })
+        .on_connection(move |socket| {
+            on_tablet(&socket, clock.clone());
+        });
 }
 
-fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
+/// `time:sync` (ack): `{clientTime}` → `{clientTime, serverTime}`, on both namespaces.
+fn on_time_sync(socket: &Socket, clock: Clock) {
     socket.on("time:sync", move |_, args, ack| {
         if let Some(ack) = ack {
             let client_time = args.first().and_then(|a| a.get("clientTime")).cloned();
@@ -44,6 +82,22 @@ fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
             })]);
         }
     });
+}
+
+fn on_tablet(socket: &Socket, clock: Clock) {
+    if let Some(store_code) = socket
+        .handshake()
+        .claims
+        .get("storeCode")
+        .and_then(Value::as_str)
+    {
+        socket.join(store_room(store_code));
+    }
+    on_time_sync(socket, clock);
+}
+
+fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
+    on_time_sync(socket, clock);
     socket.on("store:watch", |socket, args, ack| {
         let code = args
             .first()

@@ -23,6 +23,9 @@ pub struct Handshake {
     pub address: Option<SocketAddr>,
     /// When the namespace connection was asked for.
     pub issued: SystemTime,
+    /// What the namespace's async auth hook found out about the client (e.g. the store of a
+    /// staff token), for the connection callback; null without one.
+    pub claims: Value,
 }
 
 impl Handshake {
@@ -45,6 +48,7 @@ impl Handshake {
             query,
             address: request.peer_addr,
             issued: SystemTime::now(),
+            claims: Value::Null,
         }
     }
 

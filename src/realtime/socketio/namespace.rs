@@ -11,9 +11,16 @@ use crate::realtime::engineio::{Message, Sid};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
 
 type AuthFn = Arc<dyn Fn(&Handshake) -> Result<(), String> + Send + Sync>;
+/// An auth hook that needs I/O (a token lookup): answers claims for the handshake, or the
+/// reason it refuses.
+pub type AsyncAuthFn = Arc<
+    dyn Fn(Handshake) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send>> + Send + Sync,
+>;
 type ConnectionFn = Arc<dyn Fn(Socket) + Send + Sync>;
 
 /// A namespace of the server. Cheap to clone.
@@ -28,6 +35,7 @@ pub(crate) struct NamespaceInner {
     pub(crate) adapter: Arc<dyn Adapter>,
     sockets: RwLock<HashMap<String, Socket>>,
     auth: RwLock<Option<AuthFn>>,
+    auth_async: RwLock<Option<AsyncAuthFn>>,
     on_connection: RwLock<Option<ConnectionFn>>,
 }
 
@@ -72,6 +80,7 @@ impl Namespace {
                 config,
                 sockets: RwLock::new(HashMap::new()),
                 auth: RwLock::new(None),
+                auth_async: RwLock::new(None),
                 on_connection: RwLock::new(None),
             }
         });
@@ -90,6 +99,18 @@ impl Namespace {
         F: Fn(&Handshake) -> Result<(), String> + Send + Sync + 'static,
     {
         *write(&self.inner.auth) = Some(Arc::new(hook));
+        self
+    }
+
+    /// Sets an asynchronous auth hook, run after the synchronous one: the CONNECT is answered
+    /// when it completes, with CONNECT_ERROR `{"message": reason}` when it refuses; what it
+    /// answers is kept as the handshake's `claims`.
+    pub fn auth_async<F, Fut>(&self, hook: F) -> &Self
+    where
+        F: Fn(Handshake) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, String>> + Send + 'static,
+    {
+        *write(&self.inner.auth_async) = Some(Arc::new(move |h| Box::pin(hook(h))));
         self
     }
 
@@ -140,6 +161,10 @@ impl Namespace {
             Some(hook) => hook(handshake),
             None => Ok(()),
         }
+    }
+
+    pub(crate) fn async_auth(&self) -> Option<AsyncAuthFn> {
+        read(&self.inner.auth_async).clone()
     }
 
     pub(crate) fn fire_connection(&self, socket: Socket) {

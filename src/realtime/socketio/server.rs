@@ -195,11 +195,36 @@ impl SocketIo {
             tracing::debug!(sid = %client.engine().sid(), namespace = name, "already connected");
             return;
         }
-        let handshake = Handshake::new(auth, client.engine().request());
+        let mut handshake = Handshake::new(auth, client.engine().request());
         if let Err(reason) = ns.authorize(&handshake) {
             client.send(&Packet::connect_error(name, &reason));
             return;
         }
+        let Some(hook) = ns.async_auth() else {
+            return self.attach(client, &ns, handshake);
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            client.send(&Packet::connect_error(name, "Server error"));
+            return;
+        };
+        let (io, client, name) = (self.clone(), Arc::clone(client), name.to_owned());
+        runtime.spawn(async move {
+            match hook(handshake.clone()).await {
+                Ok(claims) => {
+                    handshake.claims = claims;
+                    // Asked twice while the first was being checked: the first wins.
+                    if client.socket(&name).is_none() {
+                        io.attach(&client, &ns, handshake);
+                    }
+                }
+                Err(reason) => client.send(&Packet::connect_error(&name, &reason)),
+            }
+        });
+    }
+
+    fn attach(&self, client: &Arc<Client>, ns: &Namespace, handshake: Handshake) {
+        let name = ns.name().to_owned();
+        let name = name.as_str();
         let socket = ns.connect(client, handshake);
         if !client.attach(name, socket.clone()) {
             socket.close(DisconnectReason::Transport(

@@ -2,8 +2,8 @@
 //
 //   node gateway.mjs <base url>
 //
-// Prints READY once it watches store SH001 (the Rust test then publishes a store update on
-// the bus), then "OK gateway", or "FAIL gateway: <why>" and exits 1.
+// Prints READY once it watches store SH001 and a tablet of SH001 is connected with
+// STAFF_TOKEN (the Rust test then publishes a store update on the bus), then "OK gateway", or "FAIL gateway: <why>" and exits 1.
 import { io } from "socket.io-client";
 
 const [base] = process.argv.slice(2);
@@ -36,15 +36,26 @@ async function main() {
   const watched = await withTimeout(socket.emitWithAck("store:watch", { storeCode: "SH001" }), "store:watch");
   check(watched.errCode === "00", `store:watch: ${JSON.stringify(watched)}`);
 
+  // Tablets: a bad staff token is refused before the CONNECT is answered; the store's
+  // manager gets in and is in the store's room.
+  const intruder = io(`${base}/store`, { transports: ["websocket"], reconnection: false, auth: { token: "x" } });
+  const refused = await withTimeout(new Promise((resolve) => intruder.on("connect_error", resolve)), "/store refusal");
+  check(refused.message === "Not authorized", `/store with a bad token: ${refused.message}`);
+  intruder.close();
+  const tablet = io(`${base}/store`, { transports: ["websocket"], reconnection: false, auth: { token: process.env.STAFF_TOKEN } });
+  await withTimeout(new Promise((resolve, reject) => {
+    tablet.on("connect", resolve);
+    tablet.on("connect_error", reject);
+  }), "tablet connect");
+
   const update = new Promise((resolve) => socket.on("store:update", resolve));
+  const tabletUpdate = new Promise((resolve) => tablet.on("store:update", resolve));
   console.log("READY");
   const got = await withTimeout(update, "store:update");
   check(got.storeCode === "SH001" && got.soldOut[0] === "PZ001", `store:update: ${JSON.stringify(got)}`);
+  const tabletGot = await withTimeout(tabletUpdate, "store:update on the tablet");
+  check(tabletGot.storeCode === "SH001", `tablet store:update: ${JSON.stringify(tabletGot)}`);
 
-  // The tablets' namespace does not exist until staff can log in: nobody gets in.
-  const tablet = io(`${base}/store`, { transports: ["websocket"], reconnection: false, auth: { token: "x" } });
-  const refused = await withTimeout(new Promise((resolve) => tablet.on("connect_error", resolve)), "/store refusal");
-  check(refused.message === "Invalid namespace", `/store: ${refused.message}`);
   tablet.close();
   socket.close();
 }
