@@ -216,17 +216,17 @@ fn move_to_store(store: Store) -> Mutation {
 pub struct SelectionIn {
     #[serde(flatten)]
     #[schema(value_type = Object)]
-    selection: Selection,
-    quantity: Option<u32>,
+    pub selection: Selection,
+    pub quantity: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AddItem {
-    product_code: String,
+    pub product_code: String,
     #[serde(default)]
-    quantity: Option<u32>,
-    selection: Option<SelectionIn>,
+    pub quantity: Option<u32>,
+    pub selection: Option<SelectionIn>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -280,50 +280,68 @@ pub async fn add_items(
     };
     let mut lines = Vec::new();
     for item in body.items {
-        let code = params::code("productCode", &item.product_code)?;
-        let product = snapshot
-            .product(&code)
-            .filter(|p| p.is_show)
-            .filter(|p| {
-                snapshot
-                    .category(&p.category_code)
-                    .is_some_and(|c| c.name.cn != GIFT_CATEGORY_NAME)
-            })
-            .ok_or_else(|| ApiError::not_found("商品不存在", "No such product"))?;
-        match availability(product.effective_rule.as_ref(), &rules) {
-            Availability::Available => {}
-            Availability::OffTime | Availability::NotStarted => {
-                return Err(ApiError::bad_input(
-                    "该商品当前非售卖时间",
-                    "That item is not on sale at this time",
-                ))
-            }
-            Availability::Expired | Availability::NotHere => {
-                return Err(ApiError::bad_input(
-                    "该商品已失效",
-                    "That item is not available here",
-                ))
-            }
-        }
-        let (selection, quantity) = match item.selection {
-            Some(s) => (s.selection, s.quantity.or(item.quantity)),
-            None => (Selection::default(), item.quantity),
-        };
-        let selection = normalize(product, &selection)
-            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
-        let components = actors::domain::cart_item::component_codes(product, &selection);
-        if components.iter().any(|c| sold_out.contains(c)) {
-            return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
-        }
-        lines.push((
-            product.product_code.clone(),
-            selection,
-            quantity.unwrap_or(1),
-            product.min_sale,
-        ));
+        lines.push(check_item(&snapshot, &rules, &sold_out, item)?);
     }
-    let now = state.clock.now_ms();
-    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+    let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// A line ready for the cart: product code, normalized selection, quantity, minSale.
+pub type NewLine = (String, Selection, u32, u32);
+
+/// Whether an item can go into the cart here and now, and its normalized form.
+pub fn check_item(
+    snapshot: &Snapshot,
+    rules: &RuleContext,
+    sold_out: &[String],
+    item: AddItem,
+) -> ApiResult<NewLine> {
+    let code = params::code("productCode", &item.product_code)?;
+    let product = snapshot
+        .product(&code)
+        .filter(|p| p.is_show)
+        .filter(|p| {
+            snapshot
+                .category(&p.category_code)
+                .is_some_and(|c| c.name.cn != GIFT_CATEGORY_NAME)
+        })
+        .ok_or_else(|| ApiError::not_found("商品不存在", "No such product"))?;
+    match availability(product.effective_rule.as_ref(), rules) {
+        Availability::Available => {}
+        Availability::OffTime | Availability::NotStarted => {
+            return Err(ApiError::bad_input(
+                "该商品当前非售卖时间",
+                "That item is not on sale at this time",
+            ))
+        }
+        Availability::Expired | Availability::NotHere => {
+            return Err(ApiError::bad_input(
+                "该商品已失效",
+                "That item is not available here",
+            ))
+        }
+    }
+    let (selection, quantity) = match item.selection {
+        Some(s) => (s.selection, s.quantity.or(item.quantity)),
+        None => (Selection::default(), item.quantity),
+    };
+    let selection = normalize(product, &selection)
+        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+    let components = actors::domain::cart_item::component_codes(product, &selection);
+    if components.iter().any(|c| sold_out.contains(c)) {
+        return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
+    }
+    Ok((
+        product.product_code.clone(),
+        selection,
+        quantity.unwrap_or(1),
+        product.min_sale,
+    ))
+}
+
+/// Adds checked lines to the cart, moving it to `store_code` and `order_type`.
+pub fn add_lines(store_code: String, order_type: u8, lines: Vec<NewLine>, now: i64) -> Mutation {
+    Arc::new(move |cart: &mut Cart| {
         if cart.store_code.as_deref() != Some(store_code.as_str()) {
             cart.store_code = Some(store_code.clone());
         }
@@ -339,8 +357,7 @@ pub async fn add_items(
             )?;
         }
         Ok(true)
-    });
-    update_and_render(&state, &ctx, &owner, mutation).await
+    })
 }
 
 fn new_line_id() -> String {

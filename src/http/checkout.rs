@@ -325,8 +325,11 @@ async fn attempt(
     // The amounts: the server's, compared with what the customer saw.
     let dto = render(state, ctx, &snapshot, &owner, &stored);
     check_submittable(&dto)?;
-    let (product_amount, discount, fee, total, lines, rules) =
-        with_priced(state, &snapshot, cart, |priced, _| {
+    let (product_amount, discount, fee, total, lines, rules, items) = with_priced(
+        state,
+        &snapshot,
+        cart,
+        |priced, _| {
             let lines: Vec<NewOrderLine> = priced
                 .valid_lines()
                 .zip(dto.items.iter())
@@ -340,6 +343,13 @@ async fn attempt(
                 })
                 .collect();
             let rules = serde_json::to_value(&dto.order_ref_rules).unwrap_or_default();
+            // What the order list shows without reading every line.
+            let items: Vec<serde_json::Value> = priced
+            .valid_lines()
+            .filter_map(|l| l.product.map(|p| (p, l.line.quantity)))
+            .map(|(p, quantity)| serde_json::json!({"name": p.name, "quantity": quantity, "imageUrl": p.image_url1}))
+            .collect();
+
             (
                 priced.price_of_product,
                 priced.discount,
@@ -347,8 +357,10 @@ async fn attempt(
                 priced.order_amount,
                 lines,
                 rules,
+                items,
             )
-        });
+        },
+    );
     let client = (
         amount("orderProductAmount", body.order_product_amount)?,
         amount("activityAmount", body.activity_amount)?,
@@ -381,7 +393,7 @@ async fn attempt(
             "address": address_doc, "receiverName": name, "receiverMobile": mobile.as_str(),
             "deskNo": if order_type == DINE_IN { desk.as_ref().map(|d| d.desk_no.clone()) } else { None },
             "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": body.is_need_invoice,
-            "rules": rules,
+            "rules": rules, "items": items,
         }),
         lines,
         created_at: now,

@@ -95,6 +95,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(orders::slots)
                 .service(orders::scan)
                 .service(checkout::submit)
+                .service(orders::list)
+                .service(orders::reorder)
                 .service(orders::detail)
                 .service(tablet::login)
                 .service(tablet::logout)

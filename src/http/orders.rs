@@ -1,7 +1,9 @@
 //! Order type and time (orderReservation and the booking picker), scan-to-order, and the
 //! order a customer just placed (detail; payments and tracking extend it).
 
-use super::cart::{orderable_store, update_and_render};
+use super::cart::{
+    add_lines, check_item, orderable_store, update_and_render, AddItem, SelectionIn,
+};
 use super::cart_owner::CartOwner;
 use super::context::Ctx;
 use super::dto::cart::CartDto;
@@ -18,11 +20,12 @@ use actors::domain::cart::{Cart, Desk};
 use actors::domain::catalog::DINE_IN;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
-use actors::domain::order_status::state_label;
+use actors::domain::order_status::{list_filter, state_label};
 use actors::domain::order_time::{asap_time, booking_days, check_booking};
 use actors::domain::phone::Phone;
 use actors::domain::scan_order::{self, SCAN_INFO_LIFETIME_MS};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
@@ -448,4 +451,219 @@ pub async fn detail(
         rules: doc.get("rules").cloned().unwrap_or_default(),
         created_at: order.created_at,
     }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct ListQuery {
+    /// all (default), unpaid, active, completed, cancelled, or a state code.
+    state: Option<String>,
+    /// From 1; 10 orders a page.
+    page: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderItemDto {
+    pub name: String,
+    pub quantity: u32,
+    pub image_url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderSummaryDto {
+    pub order_no: String,
+    pub state: u8,
+    pub state_label: &'static str,
+    pub progress: u8,
+    pub order_type: u8,
+    pub order_time: i64,
+    pub store_code: String,
+    pub store_name: String,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    pub items: Vec<OrderItemDto>,
+    pub item_count: u32,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderPageDto {
+    pub list: Vec<OrderSummaryDto>,
+    pub page: u32,
+    pub page_size: u32,
+    pub total: i64,
+    pub has_more: bool,
+}
+
+const ORDERS_PAGE_SIZE: u32 = 10;
+
+fn bilingual_text(value: Option<&Value>, lang: Lang) -> String {
+    let cn = value
+        .and_then(|v| v.get("cn"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let en = value
+        .and_then(|v| v.get("en"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if lang == Lang::En && !en.is_empty() {
+        en.to_string()
+    } else {
+        cn.to_string()
+    }
+}
+
+/// The customer's orders, newest first, by state (queryOrderByPage), with display labels.
+#[utoipa::path(tag = "orders", params(ListQuery),
+    responses((status = 200, body = inline(Envelope<OrderPageDto>)), (status = 400), (status = 401)))]
+#[get("/orders")]
+pub async fn list(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    query: web::Query<ListQuery>,
+) -> ApiResult<Reply<OrderPageDto>> {
+    let filter = list_filter(query.state.as_deref().unwrap_or("").trim()).ok_or_else(|| {
+        ApiError::bad_input(
+            "订单状态不正确",
+            "state must be all, unpaid, active, completed, cancelled or a state code",
+        )
+    })?;
+    let page = params::page(query.page.as_deref())?;
+    let offset = i64::from((page - 1) * ORDERS_PAGE_SIZE);
+    let (rows, total) = OrderRepo::new(state.db.clone())
+        .list_for_user(
+            user.user_id,
+            filter.as_deref(),
+            offset,
+            i64::from(ORDERS_PAGE_SIZE),
+        )
+        .await?;
+    let list = rows
+        .into_iter()
+        .map(|o| {
+            let items: Vec<OrderItemDto> = o
+                .doc
+                .get("items")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|i| OrderItemDto {
+                    name: bilingual_text(i.get("name"), ctx.lang),
+                    quantity: i.get("quantity").and_then(Value::as_u64).unwrap_or(0) as u32,
+                    image_url: i
+                        .get("imageUrl")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                })
+                .collect();
+            OrderSummaryDto {
+                state_label: state_label(o.state, ctx.lang),
+                store_name: bilingual_text(o.doc.get("storeName"), ctx.lang),
+                item_count: items.iter().map(|i| i.quantity).sum(),
+                items,
+                order_no: o.order_no,
+                state: o.state,
+                progress: o.progress,
+                order_type: o.order_type,
+                order_time: o.order_time,
+                store_code: o.store_code,
+                order_amount: o.order_amount,
+                created_at: o.created_at,
+            }
+        })
+        .collect();
+    Ok(Reply::new(OrderPageDto {
+        list,
+        page,
+        page_size: ORDERS_PAGE_SIZE,
+        total,
+        has_more: offset + i64::from(ORDERS_PAGE_SIZE) < total,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReorderDto {
+    pub cart: CartDto,
+    /// Products of the order that cannot be ordered now (gone, off time, sold out).
+    pub skipped: Vec<String>,
+}
+
+/// Order again (oneMoreOrder): the order's items go into the cart at its store and order type,
+/// each as it was configured; what cannot be ordered now is skipped and named. The app then
+/// goes to /order/submit.
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
+    responses((status = 200, body = inline(Envelope<ReorderDto>)), (status = 400), (status = 404)))]
+#[post("/orders/{orderNo}/reorder")]
+pub async fn reorder(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<Reply<ReorderDto>> {
+    let order_no = params::code("orderNo", &path)?;
+    let order = OrderRepo::new(state.db.clone())
+        .find(&order_no)
+        .await?
+        .filter(|o| o.user_id == user.user_id)
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let snapshot = state.catalogue.get().await;
+    let store = orderable_store(&snapshot, &order.store_code)?;
+    let order_type = if store.service_methods.contains(&order.order_type) {
+        order.order_type
+    } else {
+        store.service_methods.first().copied().unwrap_or(0)
+    };
+    let now = state.clock.now_ms();
+    let sold_out = state.sold_out(&store.store_code);
+    let rules = actors::domain::effective::RuleContext {
+        at: actors::domain::hours::china_time(now),
+        store_code: &store.store_code,
+        store_group: &store.group_code,
+        order_type,
+    };
+    let mut lines = Vec::new();
+    let mut skipped = Vec::new();
+    for line in &order.lines {
+        let selection = line
+            .doc
+            .get("selection")
+            .cloned()
+            .and_then(|s| serde_json::from_value(s).ok())
+            .unwrap_or_default();
+        let item = AddItem {
+            product_code: line.product_code.clone(),
+            quantity: Some(line.quantity),
+            selection: Some(SelectionIn {
+                selection,
+                quantity: Some(line.quantity),
+            }),
+        };
+        match check_item(&snapshot, &rules, &sold_out, item) {
+            Ok(l) => lines.push(l),
+            Err(_) => skipped.push(line.product_code.clone()),
+        }
+    }
+    if lines.is_empty() {
+        return Err(ApiError::cart(
+            "订单中的商品现在都无法购买",
+            "None of this order's items can be ordered now",
+        ));
+    }
+    let owner = CartOwner {
+        key: actors::carts::CartKey::User(user.user_id),
+        issued: false,
+    };
+    let mutation = add_lines(store.store_code.clone(), order_type, lines, now);
+    let cart = update_and_render(&state, &ctx, &owner, mutation)
+        .await?
+        .into_data();
+    Ok(Reply::new(ReorderDto { cart, skipped }))
 }

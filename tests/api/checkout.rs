@@ -367,3 +367,66 @@ async fn every_cart_and_order_endpoint_is_documented() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_order_list_and_ordering_again() {
+    let app = spawn_app().await;
+    let token = app.register("13512350006").await;
+    let address = home_address(&app, &token).await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "PZ002", "selection": {"sizeCode": "12", "pastryCode": "THIN"}}, {"productCode": "DR003", "selection": {"sizeCode": "L"}, "quantity": 2}]),
+    )
+    .await;
+    let cart = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let body = submit_body(cart.assert_ok(), Some(address), "offline");
+    let order = submit(&app, &token, &body, "k-list").await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+
+    let list = app.get_auth("/api/v1/orders", Some(&token)).await;
+    let list = list.assert_ok();
+    assert_eq!(list["total"], 1);
+    let first = &list["list"][0];
+    assert_eq!(
+        (first["orderNo"].as_str(), first["stateLabel"].as_str()),
+        (Some(order_no.as_str()), Some("货到付款"))
+    );
+    assert_eq!(first["itemCount"], 3);
+    assert_eq!(first["storeName"], "人民广场旗舰店");
+    for (filter, total) in [("active", 1), ("unpaid", 0), ("completed", 0), ("7", 1)] {
+        let l = app
+            .get_auth(&format!("/api/v1/orders?state={filter}"), Some(&token))
+            .await;
+        assert_eq!(l.assert_ok()["total"], total, "{filter}");
+    }
+    app.get_auth("/api/v1/orders?state=paid", Some(&token))
+        .await
+        .assert_error(400, "400");
+
+    let again = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/reorder"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    let again = again.assert_ok();
+    assert_eq!(again["skipped"], json!([]));
+    let items = again["cart"]["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        (
+            items[0]["pizzaSizeCode"].as_str(),
+            items[0]["pizzaPastryCode"].as_str()
+        ),
+        (Some("12"), Some("THIN"))
+    );
+    assert_eq!(
+        (
+            items[1]["productCode"].as_str(),
+            items[1]["quantity"].as_u64()
+        ),
+        (Some("DR003"), Some(2))
+    );
+}

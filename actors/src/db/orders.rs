@@ -197,3 +197,70 @@ pub async fn insert_in(
     .await?;
     Ok(id)
 }
+
+/// One row of the customer's order list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderSummary {
+    pub order_no: String,
+    pub store_code: String,
+    pub order_type: u8,
+    pub state: u8,
+    pub progress: u8,
+    pub order_time: i64,
+    pub order_amount: Fen,
+    pub doc: serde_json::Value,
+    pub created_at: i64,
+}
+
+impl OrderRepo {
+    /// The user's orders, newest first, optionally only those in `states`.
+    pub async fn list_for_user(
+        &self,
+        user_id: i64,
+        states: Option<&[u8]>,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<OrderSummary>, i64), DbError> {
+        // States are a handful of small integers: inlined as literals, never user text.
+        let filter = states
+            .map(|s| {
+                let list: Vec<String> = s.iter().map(|v| v.to_string()).collect();
+                format!(" AND state IN ({})", list.join(", "))
+            })
+            .unwrap_or_default();
+        let total: i64 = sqlx::query(&format!(
+            "SELECT COUNT(*) AS n FROM orders WHERE user_id = $1{filter}"
+        ))
+        .bind(user_id)
+        .fetch_one(self.db.pool())
+        .await?
+        .try_get("n")?;
+        let rows = sqlx::query(&format!(
+            "SELECT order_no, store_code, order_type, state, progress, order_time, order_amount, \
+             doc, created_at FROM orders WHERE user_id = $1{filter} \
+             ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        let list = rows
+            .into_iter()
+            .map(|r| {
+                Ok(OrderSummary {
+                    order_no: r.try_get("order_no")?,
+                    store_code: r.try_get("store_code")?,
+                    order_type: r.try_get::<i64, _>("order_type")? as u8,
+                    state: r.try_get::<i64, _>("state")? as u8,
+                    progress: r.try_get::<i64, _>("progress")? as u8,
+                    order_time: r.try_get("order_time")?,
+                    order_amount: Fen(r.try_get("order_amount")?),
+                    doc: serde_json::from_str(&r.try_get::<String, _>("doc")?)?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect::<Result<Vec<_>, DbError>>()?;
+        Ok((list, total))
+    }
+}

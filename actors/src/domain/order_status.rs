@@ -83,6 +83,19 @@ pub fn state_label(state: u8, lang: Lang) -> &'static str {
     }
 }
 
+/// The order list's filters: `all`, `unpaid` (4, 5), `active` (0, 1, 6, 7), `completed` (8),
+/// `cancelled` (2, 3, 9, 10, 11), or one state code. None: not a filter. Some(None): all.
+pub fn list_filter(name: &str) -> Option<Option<Vec<u8>>> {
+    Some(Some(match name {
+        "" | "all" => return Some(None),
+        "unpaid" => vec![4, 5],
+        "active" => vec![0, 1, 6, 7],
+        "completed" => vec![8],
+        "cancelled" => vec![2, 3, 9, 10, 11],
+        code => vec![code.parse::<u8>().ok().filter(|c| *c <= 11)?],
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +121,17 @@ mod tests {
             assert_eq!(state_label(state, Lang::Zh), zh, "{state}");
             assert!(!state_label(state, Lang::En).is_empty());
         }
+    }
+
+    #[test]
+    fn list_filters() {
+        assert_eq!(list_filter("all"), Some(None));
+        assert_eq!(list_filter(""), Some(None));
+        assert_eq!(list_filter("unpaid"), Some(Some(vec![4, 5])));
+        assert_eq!(list_filter("cancelled"), Some(Some(vec![2, 3, 9, 10, 11])));
+        assert_eq!(list_filter("7"), Some(Some(vec![7])));
+        assert_eq!(list_filter("12"), None);
+        assert_eq!(list_filter("paid'; --"), None);
     }
 
     #[test]
