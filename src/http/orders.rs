@@ -24,6 +24,7 @@ use actors::domain::order_status::{list_filter, state_label};
 use actors::domain::order_time::{asap_time, booking_days, check_booking};
 use actors::domain::phone::Phone;
 use actors::domain::scan_order::{self, SCAN_INFO_LIFETIME_MS};
+use actors::domain::view_token::view_token;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -375,6 +376,22 @@ pub struct OrderDetailDto {
     #[schema(value_type = Vec<Object>)]
     pub rules: serde_json::Value,
     pub created_at: i64,
+    /// Every transition with its time, oldest first.
+    pub history: Vec<HistoryDto>,
+    /// Lets someone without the customer's login follow this order (`order:watch`).
+    pub view_token: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryDto {
+    pub seq: i64,
+    pub state: u8,
+    pub progress: u8,
+    /// system, customer or store.
+    pub actor: String,
+    pub note: Option<String>,
+    pub at: i64,
 }
 
 /// The customer's order (orderDetail). Someone else's order is "not found".
@@ -388,11 +405,25 @@ pub async fn detail(
     path: web::Path<String>,
 ) -> ApiResult<Reply<OrderDetailDto>> {
     let order_no = params::code("orderNo", &path)?;
-    let order = OrderRepo::new(state.db.clone())
+    let repo = OrderRepo::new(state.db.clone());
+    let order = repo
         .find(&order_no)
         .await?
         .filter(|o| o.user_id == user.user_id)
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let history = repo
+        .history(&order_no)
+        .await?
+        .into_iter()
+        .map(|e| HistoryDto {
+            seq: e.seq,
+            state: e.state,
+            progress: e.progress,
+            actor: e.actor,
+            note: e.note,
+            at: e.at,
+        })
+        .collect();
     let doc = &order.doc;
     let text = |k: &str| {
         doc.get(k)
@@ -450,6 +481,8 @@ pub async fn detail(
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
         rules: doc.get("rules").cloned().unwrap_or_default(),
         created_at: order.created_at,
+        history,
+        view_token: view_token(&state.table_secret, &order.order_no),
     }))
 }
 

@@ -213,6 +213,15 @@ async fn submit_creates_one_order_and_empties_the_cart() {
     assert_eq!(detail["receiverMobile"], "138****5678");
     assert_eq!(detail["lines"].as_array().unwrap().len(), 2);
     assert_eq!(detail["orderAmount"], cart["orderAmount"]);
+    assert_eq!(detail["history"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            detail["history"][0]["state"].as_u64(),
+            detail["history"][0]["actor"].as_str()
+        ),
+        (Some(5), Some("customer"))
+    );
+    assert_eq!(detail["viewToken"].as_str().unwrap().len(), 32);
     // Somebody else's order is not found.
     let stranger = app.register("13512350003").await;
     let theirs = app

@@ -61,6 +61,10 @@ pub struct OrderRow {
     pub paid_amount: Fen,
     pub doc: serde_json::Value,
     pub lines: Vec<NewOrderLine>,
+    /// The number of the last transition (1: created); `order:progress` carries it.
+    pub seq: i64,
+    /// The optimistic-concurrency check of order writes.
+    pub version: i64,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -78,7 +82,7 @@ impl OrderRepo {
         let row = sqlx::query(
             "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
              is_book, order_time, product_amount, discount_amount, delivery_fee, order_amount, \
-             paid_amount, doc, created_at, updated_at FROM orders WHERE order_no = $1",
+             paid_amount, doc, seq, version, created_at, updated_at FROM orders WHERE order_no = $1",
         )
         .bind(order_no)
         .fetch_optional(self.db.pool())
@@ -123,6 +127,8 @@ impl OrderRepo {
             paid_amount: Fen(row.try_get("paid_amount")?),
             doc: serde_json::from_str(&row.try_get::<String, _>("doc")?)?,
             lines,
+            seq: row.try_get("seq")?,
+            version: row.try_get("version")?,
             created_at: row.try_get("created_at")?,
             updated_at: row.try_get("updated_at")?,
         }))
@@ -263,4 +269,128 @@ impl OrderRepo {
             .collect::<Result<Vec<_>, DbError>>()?;
         Ok((list, total))
     }
+}
+
+/// One row of an order's history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderEvent {
+    pub seq: i64,
+    pub state: u8,
+    pub progress: u8,
+    pub actor: String,
+    pub note: Option<String>,
+    pub at: i64,
+}
+
+/// A transition to write: the new state and progress, who made it and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransitionRow {
+    pub state: u8,
+    pub progress: u8,
+    pub actor: String,
+    pub note: Option<String>,
+    pub at: i64,
+    /// Money received with this transition (a payment), added to paid_amount.
+    pub paid: Fen,
+}
+
+impl OrderRepo {
+    pub async fn history(&self, order_no: &str) -> Result<Vec<OrderEvent>, DbError> {
+        let rows = sqlx::query(
+            "SELECT seq, state, progress, actor, note, at FROM order_events \
+             WHERE order_no = $1 ORDER BY seq",
+        )
+        .bind(order_no)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(OrderEvent {
+                    seq: r.try_get("seq")?,
+                    state: r.try_get::<i64, _>("state")? as u8,
+                    progress: r.try_get::<i64, _>("progress")? as u8,
+                    actor: r.try_get("actor")?,
+                    note: r.try_get("note")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Writes a transition and its history row in one transaction, if the order is still at
+    /// `read_version`; answers the transition's seq, or None when another write came first.
+    pub async fn transition(
+        &self,
+        order_no: &str,
+        read_version: i64,
+        t: &TransitionRow,
+    ) -> Result<Option<i64>, DbError> {
+        let mut tx = self.db.pool().begin().await?;
+        let seq = transition_in(&mut tx, order_no, read_version, t).await?;
+        if seq.is_some() {
+            tx.commit().await?;
+        }
+        Ok(seq)
+    }
+
+    /// A store's orders in the given states, oldest first (the tablet's live queue).
+    pub async fn store_queue(
+        &self,
+        store_code: &str,
+        states: &[u8],
+    ) -> Result<Vec<String>, DbError> {
+        let list: Vec<String> = states.iter().map(|v| v.to_string()).collect();
+        let rows = sqlx::query(&format!(
+            "SELECT order_no FROM orders WHERE store_code = $1 AND state IN ({}) \
+             ORDER BY created_at, id",
+            list.join(", ")
+        ))
+        .bind(store_code)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("order_no")?)).collect()
+    }
+}
+
+/// The versioned transition inside a caller's transaction.
+pub async fn transition_in(
+    tx: &mut Transaction<'static, Any>,
+    order_no: &str,
+    read_version: i64,
+    t: &TransitionRow,
+) -> Result<Option<i64>, DbError> {
+    let done = sqlx::query(
+        "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
+         paid_amount = paid_amount + $3, updated_at = $4 WHERE order_no = $5 AND version = $6",
+    )
+    .bind(i64::from(t.state))
+    .bind(i64::from(t.progress))
+    .bind(t.paid.0)
+    .bind(t.at)
+    .bind(order_no)
+    .bind(read_version)
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(None);
+    }
+    let seq: i64 = sqlx::query("SELECT seq FROM orders WHERE order_no = $1")
+        .bind(order_no)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get("seq")?;
+    sqlx::query(
+        "INSERT INTO order_events (order_no, seq, state, progress, actor, note, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(order_no)
+    .bind(seq)
+    .bind(i64::from(t.state))
+    .bind(i64::from(t.progress))
+    .bind(&t.actor)
+    .bind(&t.note)
+    .bind(t.at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(Some(seq))
 }
