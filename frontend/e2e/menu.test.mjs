@@ -172,10 +172,12 @@ for (const lang of ['zh', 'en']) {
         await page.getByTestId('builder-price').scrollIntoViewIfNeeded();
         await shot(page, `${lang}-07-product-size-changed`);
 
-        // The cart is a later task: a toast says so.
+        // Into the cart (priced by the server), back to the menu where the cart bar counts it.
         await page.getByTestId('add-to-cart').click();
-        await page.getByText(t ? '购物车即将开放' : 'Cart coming soon').waitFor();
-        await shot(page, `${lang}-08-cart-soon`);
+        await page.getByText(t ? '已加入购物车' : 'Added to the cart').waitFor();
+        await page.waitForURL('**/menu');
+        await page.getByTestId('cart-count').filter({ hasText: /^1$/ }).waitFor();
+        await shot(page, `${lang}-08-added-to-cart`);
 
         // The choice survives a reload (localStorage, with expiry).
         await page.goto(server.base + '/menu');

@@ -13,6 +13,8 @@ export function routeMeta(pathname: string): RouteMeta {
   if (pathname === '/findStore') return { level: 2, title: 'store.title', pageCode: 'findStore' };
   if (pathname === '/product/search') return { level: 3, title: 'search.title', pageCode: 'search' };
   if (pathname.startsWith('/product/')) return { level: 3, title: 'menu.title', pageCode: 'productInfo' };
+  if (pathname === '/order/submit') return { level: 3, title: 'checkout.title', pageCode: 'orderSubmit' };
+  if (pathname === '/order/status') return { level: 4, title: 'order.status.title', pageCode: 'orderStatus' };
   const account = ACCOUNT[pathname];
   if (account) return account;
   return { level: 1, title: null, pageCode: '' };

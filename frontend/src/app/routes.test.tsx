@@ -2,13 +2,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useStoreSelection } from '@/features/store';
-import { cities, districts, makeMenu, makeProduct, makeStore, virtualStore } from '@/test/fixtures';
+import { cities, districts, makeCart, makeMenu, makeProduct, makeStore, virtualStore } from '@/test/fixtures';
 import { mockApi } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
 const store = makeStore();
 
-function api(over: Record<string, (url: URL) => unknown> = {}) {
+function api(over: Record<string, (url: URL, init?: RequestInit) => unknown> = {}) {
   return mockApi({
     'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
     'GET /stores/default': () => store,
@@ -94,8 +94,14 @@ describe('/menu', () => {
 });
 
 describe('/product/:productCode', () => {
-  it('follows the size with the price and offers crusts valid for the size', async () => {
-    api();
+  it('follows the size with the price and offers crusts valid for the size, then adds it to the cart', async () => {
+    let posted: unknown = null;
+    api({
+      'POST /cart/items': (_url: URL, init?: RequestInit) => {
+        posted = JSON.parse(String(init?.body));
+        return makeCart();
+      },
+    });
     renderApp('/product/PZ001');
     const price = await screen.findByTestId('builder-price');
     expect(price).toHaveAttribute('data-price', '¥69.00');
@@ -113,7 +119,19 @@ describe('/product/:productCode', () => {
     await userEvent.click(within(screen.getByRole('group', { name: '数量' })).getByRole('button', { name: '增加' }));
     expect(price).toHaveAttribute('data-price', '¥158.00');
     await userEvent.click(screen.getByTestId('add-to-cart'));
-    expect(await screen.findByText('购物车即将开放')).toBeInTheDocument();
+    expect(await screen.findByText('已加入购物车')).toBeInTheDocument();
+    expect(posted).toEqual({
+      storeCode: 'SH001',
+      serviceMethod: 0,
+      items: [
+        {
+          productCode: 'PZ001',
+          selection: { sizeCode: '9', pastryCode: 'CLASSIC', flavorCodes: [], sauceCode: null, removedBase: [], extras: { 'X-CHEESE': 1 }, combo: {}, quantity: 2 },
+        },
+      ],
+    });
+    // Opened directly: back to the menu, where the cart bar is.
+    await waitFor(() => expect(pathNow()).toBe('/menu'));
   });
 
   it('asks for both halves of a two-flavour pizza before adding', async () => {

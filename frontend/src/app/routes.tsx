@@ -13,9 +13,11 @@ import {
 } from '@/features/account';
 import { AppLayout } from './layout/AppLayout';
 import { AddressFormRoute, AddressListRoute, CancellationRoute, MyRoute } from './routes/AccountRoutes';
+import { CheckoutRoute } from './routes/CheckoutRoute';
 import { FindStoreRoute } from './routes/FindStoreRoute';
 import { HomeRoute } from './routes/HomeRoute';
 import { MenuRoute } from './routes/MenuRoute';
+import { OrderStatusRoute } from './routes/OrderRoutes';
 import { ProductRoute } from './routes/ProductRoute';
 import { SearchRoute } from './routes/SearchRoute';
 
@@ -23,7 +25,7 @@ const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
 
 /**
  * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
- * the address book) go through RequireLogin. Screens not built yet (checkout, orders…) and
+ * the address book) go through RequireLogin. Screens not built yet (order list, coupons…) and
  * unknown paths go home.
  */
 export function AppRoutes() {
@@ -55,8 +57,9 @@ export function AppRoutes() {
         <Route path="address/add" element={guarded(<AddressFormRoute />)} />
         <Route path="address/update" element={guarded(<AddressFormRoute />)} />
 
-        {/* Checkout is a later task: logged-in users go home for now. */}
-        <Route path="order/submit" element={guarded(<Navigate to="/" replace />)} />
+        <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
+        {/* The order's owner only: the server answers 401 to a visitor, who goes to /login. */}
+        <Route path="order/status" element={<OrderStatusRoute />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -1,21 +1,35 @@
 import { useCallback } from 'react';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
+import { useCart } from '@/features/cart';
 import { useStoreSelection } from '@/features/store';
-import { addHeaderProvider, setAuthTokenGetter } from '@/lib/api';
-import { setSocketAuth } from '@/lib/socket';
+import { addHeaderProvider, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
+import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket';
 
 /**
  * Wires the account into the api client (lib knows no feature): the bearer token, and the
  * address of the order in progress as X-Selected-Address-Id. The "/" socket's handshake
- * `auth: {token}` reads the same token at every (re)connect (no socket is opened here).
+ * `auth: {token, cartToken}` reads the same tokens at every (re)connect (no socket is opened here);
+ * when either changes, an open socket reconnects so the server puts it in the right rooms
+ * (`user:{id}`, `cart:{token}`) for `cart:updated`.
+ *
+ * The cart follows the session: a login forgets the visitor's cart token (the server merged that
+ * cart into the user's) and re-reads the cart; a logout forgets the cart shown.
  */
 export function wireApiSession(): void {
   setAuthTokenGetter(() => useAccount.getState().token);
   setSocketAuth('/', () => useAccount.getState().token);
+  setSocketAuthExtra('/', () => ({ cartToken: useAccount.getState().token ? null : getCartToken() }));
   addHeaderProvider(() => {
     const id = useSelectedAddress.getState().address?.id;
     return { 'X-Selected-Address-Id': useAccount.getState().token && id ? String(id) : null };
+  });
+  onCartTokenChange(() => reconnectSocket('/'));
+  useAccount.subscribe((state, prev) => {
+    if (state.token === prev.token) return;
+    if (state.token && !prev.token) void useCart.getState().afterLogin();
+    else if (!state.token) useCart.getState().reset();
+    reconnectSocket('/');
   });
 }
 

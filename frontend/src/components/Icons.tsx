@@ -148,3 +148,15 @@ export const AlertIcon = (p: IconProps) => (
     <path d="M12 10v4M12 17v.01" />
   </svg>
 );
+export const CartIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M3 4h2.2l2.2 10.2a1.5 1.5 0 001.5 1.2h8.4a1.5 1.5 0 001.5-1.1L20.5 8H6.3" />
+    <circle cx="9.5" cy="19.5" r="1.4" />
+    <circle cx="17" cy="19.5" r="1.4" />
+  </svg>
+);
+export const TrashIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M4 7h16M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13M10 11v5M14 11v5" />
+  </svg>
+);

@@ -14,18 +14,23 @@ export interface ProductTileProps {
   soldOut?: boolean;
   badge?: string | null;
   onOpen: () => void;
+  /** A separate "+" button that adds the product without opening it (products without choices). */
+  onAdd?: () => void;
+  /** The label of that button (e.g. "加入购物车 可口可乐"). */
+  addLabel?: string;
   testId?: string;
 }
 
 /** A product in a list (menu, search results). */
-export function ProductTile({ name, description, image, priceFen, fromPrice, soldOut, badge, onOpen, testId }: ProductTileProps) {
+export function ProductTile({ name, description, image, priceFen, fromPrice, soldOut, badge, onOpen, onAdd, addLabel, testId }: ProductTileProps) {
   const t = useT();
-  return (
+  const quick = onAdd !== undefined && !soldOut;
+  const main = (
     <button
       type="button"
       className={`ptile${soldOut ? ' ptile--out' : ''}`}
       onClick={onOpen}
-      data-testid={testId}
+      data-testid={quick ? undefined : testId}
       aria-label={name}
     >
       <span className="ptile__img">
@@ -38,11 +43,23 @@ export function ProductTile({ name, description, image, priceFen, fromPrice, sol
         {description && <span className="ptile__desc">{description}</span>}
         <span className="ptile__foot">
           <Price fen={priceFen} from={fromPrice} size="sm" />
-          <span className="ptile__add" aria-hidden="true">
-            <PlusIcon />
-          </span>
+          {!quick && (
+            <span className="ptile__add" aria-hidden="true">
+              <PlusIcon />
+            </span>
+          )}
         </span>
       </span>
     </button>
+  );
+  if (!quick) return main;
+  // Two buttons side by side (a button may not hold another): the "+" sits over the tile's corner.
+  return (
+    <div className="ptile-wrap" data-testid={testId}>
+      {main}
+      <button type="button" className="ptile__add ptile__add--btn" onClick={onAdd} aria-label={addLabel ?? name} data-testid={testId ? `${testId}-add` : undefined}>
+        <PlusIcon />
+      </button>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Address, City, District, Me, Menu, ProductCard, ProductDetail, Store } from '@/types/api';
+import type { Address, Cart, CartItem, City, District, Me, Menu, OrderDetail, ProductCard, ProductDetail, Store } from '@/types/api';
 
 export function makeStore(over: Partial<Store> = {}): Store {
   return {
@@ -184,6 +184,158 @@ export function makeAddress(over: Partial<Address> = {}): Address {
     illegal: false,
     hasScope: true,
     updatedAt: 0,
+    ...over,
+  };
+}
+
+export function makeCartItem(over: Partial<CartItem> = {}): CartItem {
+  return {
+    id: 'l_1',
+    shoppingCarId: 'l_1',
+    productCode: 'PZ001',
+    prodCode: 'PZ001',
+    categoryCode: 'PIZZA',
+    prodName: '超级至尊比萨',
+    prodNameEn: 'Super Supreme Pizza',
+    imageUrl: '/images/products/p-super-supreme.svg',
+    productType: 1,
+    productSubType: 0,
+    minSale: 1,
+    quantity: 1,
+    sizeCode: '12',
+    pizzaSizeCode: '12',
+    pizzaSizeName: '12英寸',
+    pizzaPastryCode: 'CLASSIC',
+    pizzaPastryName: '经典手拍',
+    properties: [
+      { group: 'Extra', values: [{ id: 'X-CHEESE', name: '芝士', price: 10, quantity: 1, isDefault: false, sizeCode: null, priceAmount: 10 }] },
+      { group: 'Base', values: [{ id: 'B-HAM', name: '火腿', price: 0, quantity: 0, isDefault: true, sizeCode: null, priceAmount: 0 }] },
+    ],
+    originalPrice: 99,
+    unitPrice: 99,
+    countPrice: 99,
+    countPriceAfterPE: 79.2,
+    productDisable: false,
+    disableReason: null,
+    disableMsg: null,
+    ruleIds: ['R002'],
+    promotionDesc: '比萨8折',
+    inCarTime: 0,
+    selection: null,
+    ...over,
+  };
+}
+
+export const drinkLine = (over: Partial<CartItem> = {}): CartItem =>
+  makeCartItem({
+    id: 'l_2',
+    shoppingCarId: 'l_2',
+    productCode: 'DR002',
+    prodCode: 'DR002',
+    categoryCode: 'DRINK',
+    prodName: '雪碧',
+    prodNameEn: 'Sprite',
+    productType: 0,
+    sizeCode: null,
+    pizzaSizeCode: null,
+    pizzaSizeName: null,
+    pizzaPastryCode: null,
+    pizzaPastryName: null,
+    properties: [],
+    originalPrice: 8,
+    unitPrice: 8,
+    countPrice: 8,
+    countPriceAfterPE: 8,
+    ruleIds: [],
+    promotionDesc: null,
+    ...over,
+  });
+
+/** A delivery cart of SH001: a 12" pizza (20 % off) and a drink, ¥107.00 → ¥87.20 + ¥6.00 delivery. */
+export function makeCart(over: Partial<Cart> = {}): Cart {
+  return {
+    cartToken: null,
+    shoppingCarVersion: 3,
+    storeCode: 'SH001',
+    orderType: 0,
+    oldServiceMethod: null,
+    orderTime: Date.parse('2026-11-24T10:30:00Z'),
+    isBookOrder: false,
+    deskNo: null,
+    items: [makeCartItem(), drinkLine()],
+    saleOutItemsFromShoppingCar: [],
+    timeOutItems: [],
+    effectOutItems: [],
+    couponItems: [],
+    saleOutCouponItems: [],
+    timeOutCouponItems: [],
+    effectOutCouponItems: [],
+    priceOfProduct: 107,
+    priceOfProductAfterPE: 87.2,
+    discountAmount: 19.8,
+    deliveryFee: 6,
+    deliveryFeeAfterPE: 6,
+    differenceDeliveryFee: 11.8,
+    differenceDeliveryFeeMsg: '再买¥11.80即可免配送费',
+    orderAmount: 93.2,
+    totalQuantity: 2,
+    orderRefRules: [{ ruleId: 'R002', ruleName: '比萨8折', ruleType: 'percentOff', discountAmount: 19.8 }],
+    productGroupRefRules: [],
+    availableRules: [],
+    ruleMutexBeans: [],
+    ...over,
+  };
+}
+
+/** An empty visitor cart, as the first GET /cart answers it. */
+export function emptyCart(over: Partial<Cart> = {}): Cart {
+  return makeCart({
+    items: [],
+    priceOfProduct: 0,
+    priceOfProductAfterPE: 0,
+    discountAmount: 0,
+    deliveryFeeAfterPE: 6,
+    differenceDeliveryFee: 99,
+    differenceDeliveryFeeMsg: null,
+    orderAmount: 0,
+    totalQuantity: 0,
+    orderRefRules: [],
+    shoppingCarVersion: 1,
+    ...over,
+  });
+}
+
+/** GET /orders/{orderNo} of the order placed from makeCart(), paid on delivery. */
+export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
+  const cart = makeCart();
+  const at = cart.orderTime ?? 0;
+  return {
+    orderNo: 'P20261124001',
+    orderId: 1,
+    state: 7,
+    stateLabel: '货到付款',
+    progress: 0,
+    orderType: 0,
+    orderTime: at,
+    isBookOrder: false,
+    storeCode: 'SH001',
+    storeName: '人民广场旗舰店',
+    storeTel: '021-63225180',
+    paymentType: 'offline',
+    orderProductAmount: 107,
+    activityAmount: 19.8,
+    freightAmount: 6,
+    orderAmount: 93.2,
+    paidAmount: 0,
+    receiverName: '张三',
+    receiverMobile: '138****5678',
+    address: { id: 7, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501' },
+    deskNo: null,
+    remark: '',
+    tableware: 1,
+    isNeedInvoice: false,
+    lines: cart.items,
+    createdAt: at - 60_000,
     ...over,
   };
 }

@@ -5,6 +5,7 @@ import { AppRoutes } from '@/app/routes';
 import { useToast } from '@/components/Toast';
 import { resetAccount } from '@/features/account';
 import { resetSelectedAddress } from '@/features/address';
+import { resetCart } from '@/features/cart';
 import { resetLocation } from '@/features/location';
 import { forgetRefreshedStores, resetStoreSelection } from '@/features/store';
 import { clearApiCache } from '@/lib/api';
@@ -17,6 +18,7 @@ export function resetApp(): void {
   resetLocation();
   resetAccount();
   resetSelectedAddress();
+  resetCart();
   forgetRefreshedStores();
   useI18n.setState({ lang: 'zh' });
   useToast.getState().hide();

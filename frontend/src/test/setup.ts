@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// Screens that show the cart keep it live over the "/" socket: in jsdom every test gets the fake
+// socket.io client (it never connects unless a test drives it; see fakeSocket.ts).
+vi.mock('socket.io-client', async () => (await import('./fakeSocket')).socketIoMock);
 
 // jsdom does not lay out or scroll.
 window.scrollTo = () => undefined;

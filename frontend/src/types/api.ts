@@ -364,3 +364,269 @@ export interface SmartRead {
   address: string | null;
   houseNumber: string | null;
 }
+
+/* ---------------------------------------------------------------------------------------------
+ * Cart, order time and checkout (docs cart-and-checkout.md, spec ordering §3).
+ * ------------------------------------------------------------------------------------------- */
+
+/** What was chosen in the product builder (features/product pricing.ts `Selection`). */
+export interface CartSelection {
+  sizeCode: string | null;
+  pastryCode: string | null;
+  flavorCodes: (string | null)[];
+  sauceCode: string | null;
+  removedBase: string[];
+  extras: Record<string, number>;
+  combo: Record<string, string[]>;
+  quantity: number;
+}
+
+export interface CartPropertyValue {
+  id: string;
+  name: string;
+  price: number;
+  /** Base toppings taken off have quantity 0. */
+  quantity: number;
+  isDefault: boolean;
+  sizeCode: string | null;
+  priceAmount: number;
+}
+
+/** Sauce, Base, Extra, Pizza (flavours), Combo. */
+export interface CartPropertyGroup {
+  group: string;
+  values: CartPropertyValue[];
+}
+
+export type DisableReason = 'soldOut' | 'offTime' | 'expired';
+
+export interface CartItem {
+  /** The line id (= shoppingCarId). */
+  id: string;
+  shoppingCarId: string;
+  productCode: string;
+  prodCode: string;
+  categoryCode: string;
+  /** In the request language. */
+  prodName: string;
+  prodNameEn: string;
+  imageUrl: string;
+  productType: number;
+  productSubType: number;
+  minSale: number;
+  quantity: number;
+  sizeCode: string | null;
+  pizzaSizeCode: string | null;
+  pizzaSizeName: string | null;
+  pizzaPastryCode: string | null;
+  pizzaPastryName: string | null;
+  properties: CartPropertyGroup[];
+  originalPrice: number;
+  unitPrice: number;
+  countPrice: number;
+  countPriceAfterPE: number;
+  productDisable: boolean;
+  disableReason: DisableReason | null;
+  disableMsg: string | null;
+  ruleIds: string[];
+  promotionDesc: string | null;
+  inCarTime: number;
+  selection: CartSelection | null;
+}
+
+export type RuleType = 'percentOff' | 'fixedPrice' | 'secondItem' | 'comboPrice' | 'fullReduction';
+
+export interface AppliedRule {
+  ruleId: string;
+  ruleName: string;
+  ruleType: RuleType | string;
+  discountAmount: number;
+}
+
+export interface RuleOption {
+  ruleId: string;
+  ruleName: string;
+  ruleType: RuleType | string;
+  description: string;
+  chosen: boolean;
+  applied: boolean;
+  /** What the rule would save on its own. */
+  discountAmount: number;
+}
+
+export interface RuleMutex {
+  mutexDetails: { ruleId: string }[];
+}
+
+/** The `data` of every cart call. Money in yuan (≤ 2 decimals), times epoch ms. */
+export interface Cart {
+  /** Visitors only. */
+  cartToken: string | null;
+  shoppingCarVersion: number;
+  /** Null until the cart has a store. */
+  storeCode: string | null;
+  /** 0 delivery, 1 pickup, 2 dine-in. */
+  orderType: number;
+  oldServiceMethod: number | null;
+  /** The order's time (see the reservation); null until one is set. */
+  orderTime: number | null;
+  isBookOrder: boolean;
+  /** Scan-to-order, while valid. */
+  deskNo: string | null;
+  items: CartItem[];
+  saleOutItemsFromShoppingCar: CartItem[];
+  timeOutItems: CartItem[];
+  effectOutItems: CartItem[];
+  couponItems: unknown[];
+  saleOutCouponItems: unknown[];
+  timeOutCouponItems: unknown[];
+  effectOutCouponItems: unknown[];
+  priceOfProduct: number;
+  priceOfProductAfterPE: number;
+  discountAmount: number;
+  deliveryFee: number;
+  deliveryFeeAfterPE: number;
+  differenceDeliveryFee: number;
+  differenceDeliveryFeeMsg: string | null;
+  orderAmount: number;
+  totalQuantity: number;
+  orderRefRules: AppliedRule[];
+  productGroupRefRules: AppliedRule[];
+  availableRules: RuleOption[];
+  ruleMutexBeans: RuleMutex[];
+}
+
+export interface CartItemInput {
+  productCode: string;
+  selection: CartSelection;
+}
+
+export type CartEditAction = 'increase' | 'decrease' | 'quantity';
+
+export interface CartEdit {
+  id: string;
+  action: CartEditAction;
+  quantity?: number;
+}
+
+export type CartPageType = 'menu' | 'search' | 'orderSubmit';
+
+export interface CartVerifyReply {
+  skipped: boolean;
+  cart: Cart | null;
+}
+
+export interface ReservationInput {
+  orderType: OrderType;
+  serviceMethod?: OrderType;
+  orderTime?: number;
+  storeCode: string;
+  isBookOrder: boolean;
+}
+
+export interface ReservationDay {
+  /** "2026-11-24" (store time). */
+  date: string;
+  label: string;
+  slots: number[];
+}
+
+export interface ReservationSlots {
+  asap: number;
+  /** Empty when the store takes no bookings. */
+  days: ReservationDay[];
+}
+
+/** A table QR link (spec ordering §3 scan-order info). */
+export interface ScanInput {
+  storeName: string;
+  storeCode: string;
+  deskNo: string;
+  sign: string;
+}
+
+export interface ScanReply {
+  storeCode: string;
+  storeName: string;
+  deskNo: string;
+  expiresAt: number;
+  cart: Cart;
+}
+
+export type PaymentType = 'online' | 'offline';
+
+export interface OrderSubmit {
+  orderType: number;
+  isBookOrder: boolean;
+  plannedDeliverTime: number | null;
+  consignAddressId: number | null;
+  receiverName: string | null;
+  receiverMobile: string | null;
+  deskNo: string | null;
+  remark: string;
+  contactless: boolean;
+  tableware: number;
+  isNeedInvoice: boolean;
+  paymentType: PaymentType;
+  orderProductAmount: number;
+  activityAmount: number;
+  freightAmount: number;
+  orderAmount: number;
+  shoppingCarVersion: number;
+}
+
+export interface OrderSubmitReply {
+  orderNo: string;
+  orderId: number | string;
+  orderAmount: number;
+  payable: number;
+  paymentType: PaymentType;
+  /** 5 unpaid (online), 7 cash on delivery (offline). */
+  state: number;
+  orderType: number;
+  orderTime: number;
+}
+
+/** The delivery address as frozen on an order. */
+export interface OrderAddress {
+  id: number;
+  baseAddress: string;
+  houseNumber: string;
+  lat?: string;
+  lng?: string;
+  cityName?: string | null;
+}
+
+/** GET /orders/{orderNo}: the owner's order (lines as priced at submit, amounts, state). */
+export interface OrderDetail {
+  orderNo: string;
+  orderId: number;
+  state: number;
+  /** The server's label of the state, in the request language. */
+  stateLabel?: string;
+  progress: number;
+  orderType: number;
+  orderTime: number;
+  isBookOrder: boolean;
+  storeCode: string;
+  storeName: string;
+  storeTel?: string;
+  paymentType: PaymentType | string;
+  orderProductAmount: number;
+  activityAmount: number;
+  freightAmount: number;
+  orderAmount: number;
+  paidAmount?: number;
+  receiverName?: string;
+  /** Masked: 139****5678. */
+  receiverMobile?: string;
+  /** Delivery only (null otherwise). */
+  address: OrderAddress | null;
+  deskNo: string | null;
+  remark: string;
+  tableware?: number;
+  isNeedInvoice?: boolean;
+  /** Cart items as priced at submit. */
+  lines: Partial<CartItem>[];
+  createdAt: number;
+}

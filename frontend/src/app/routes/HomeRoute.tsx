@@ -11,11 +11,14 @@ import { useLang } from '@/lib/i18n';
 import { toFen } from '@/lib/money';
 import type { OrderType } from '@/types/api';
 import { usePageSwitch } from '../pageSwitch';
+import { useScanEntry } from './scanEntry';
 
 const PICKS = 8;
 
 export function HomeRoute() {
   const navigate = useNavigate();
+  // A table QR link may open the home page too: verified, then the menu.
+  useScanEntry();
   const lang = useLang();
   const { store, source } = useCurrentStore();
   const orderType = useStoreSelection((s) => s.orderType);

@@ -1,24 +1,74 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Empty } from '@/components/Empty';
 import { Header } from '@/components/Header';
 import { SearchIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
+import { CartBar, cartToast, useCart } from '@/features/cart';
 import { MenuPage } from '@/features/menu';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { useT } from '@/lib/i18n';
-import type { OrderType } from '@/types/api';
+import type { OrderType, ProductCard } from '@/types/api';
 import { usePageSwitch } from '../pageSwitch';
+import { useScanEntry } from './scanEntry';
 
 export function MenuRoute() {
   const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const scanning = useScanEntry();
   const { store, source, loading, error, reload } = useCurrentStore();
   const orderType = useStoreSelection((s) => s.orderType);
   const setOrderType = useStoreSelection((s) => s.setOrderType);
+  const scan = useStoreSelection((s) => s.scan);
   const switches = usePageSwitch();
+  const isVirtual = source === 'virtual';
+  const deskNo = source === 'scanned' && scan && store && scan.storeCode === store.storeCode ? scan.deskNo : null;
+  const cartStore = store && !isVirtual ? store.storeCode : null;
+  const effectiveType: OrderType = !store
+    ? orderType
+    : deskNo && store.serviceMethods.includes(2)
+      ? 2
+      : store.serviceMethods.includes(orderType)
+        ? orderType
+        : ((store.serviceMethods[0] ?? 0) as OrderType);
+
   const onOrderTypeChange = useCallback((type: OrderType) => setOrderType(type), [setOrderType]);
+
+  // The cart's order type follows the menu's (a reservation: the server re-prices): when the
+  // customer switches, and once per store and type shown for a cart read with another type.
+  const cartType = useCart((s) => s.cart?.orderType);
+  const cartStoreCode = useCart((s) => s.cart?.storeCode);
+  const cartDesk = useCart((s) => s.cart?.deskNo ?? null);
+  const aligned = useRef<string | null>(null);
+  useEffect(() => {
+    // Not while a table link is being verified, nor away from dine-in while the server holds a desk.
+    if (scanning || cartType === undefined || !cartStore || cartStoreCode !== cartStore) return;
+    if (cartDesk && effectiveType !== 2) return;
+    const key = `${cartStore}:${effectiveType}`;
+    if (aligned.current === key) return;
+    aligned.current = key;
+    if (cartType !== effectiveType) {
+      void useCart
+        .getState()
+        .reserve({ orderType: effectiveType, serviceMethod: effectiveType, storeCode: cartStore, isBookOrder: false })
+        .then((r) => cartToast(r));
+    }
+  }, [scanning, cartType, cartStoreCode, cartDesk, cartStore, effectiveType]);
+
+  const quickAdd = useCallback(
+    (p: ProductCard) => {
+      if (!cartStore) return;
+      void useCart
+        .getState()
+        .add(
+          [{ productCode: p.productCode, selection: singleSelection(p.minSale) }],
+          { storeCode: cartStore, serviceMethod: effectiveType },
+        )
+        .then((r) => cartToast(r, t('cart.added')));
+    },
+    [cartStore, effectiveType, t],
+  );
 
   // /menu?productCode=… or ?code=… opens that product (links from content, shares).
   const productCode = params.get('productCode') ?? params.get('code');
@@ -33,15 +83,22 @@ export function MenuRoute() {
   return (
     <>
       <Header title={t('menu.title')} right={right} onBack={() => void navigate('/')} />
-      {store ? (
-        <MenuPage
-          store={store}
-          isVirtual={source === 'virtual'}
-          orderType={orderType}
-          onOrderTypeChange={onOrderTypeChange}
-          onOpenProduct={(code) => void navigate(`/product/${encodeURIComponent(code)}`)}
-          onChangeStore={() => void navigate('/findStore')}
-        />
+      {scanning ? (
+        <Loading page text={t('menu.scanning')} />
+      ) : store ? (
+        <>
+          <MenuPage
+            store={store}
+            isVirtual={isVirtual}
+            orderType={orderType}
+            onOrderTypeChange={onOrderTypeChange}
+            onOpenProduct={(code) => void navigate(`/product/${encodeURIComponent(code)}`)}
+            onChangeStore={() => void navigate('/findStore')}
+            onQuickAdd={quickAdd}
+            deskNo={deskNo}
+          />
+          <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} />
+        </>
       ) : loading ? (
         <Loading page />
       ) : error ? (
@@ -58,4 +115,18 @@ export function MenuRoute() {
       )}
     </>
   );
+}
+
+/** The selection of a product without choices (menu quick add): only the quantity, at least minSale. */
+function singleSelection(minSale: number) {
+  return {
+    sizeCode: null,
+    pastryCode: null,
+    flavorCodes: [],
+    sauceCode: null,
+    removedBase: [],
+    extras: {},
+    combo: {},
+    quantity: Math.max(1, Math.floor(minSale || 1)),
+  };
 }

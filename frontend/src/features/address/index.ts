@@ -3,3 +3,4 @@ export { AddressList, type AddressListProps } from './components/AddressList';
 export { AddressForm, AddressFields, type AddressFormProps, type TipSearch } from './components/AddressForm';
 export { useSelectedAddress, selectedAddressId, resetSelectedAddress } from './store/selected';
 export { validateAddress, isIllegalLatitude } from './validation';
+export { listAddresses, getAddress } from './api/addresses';

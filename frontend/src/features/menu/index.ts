@@ -1,3 +1,3 @@
 /** The menu feature: the current store's categories and products, by order type. */
-export { MenuPage, type MenuPageProps } from './components/MenuPage';
+export { MenuPage, quickAddable, type MenuPageProps } from './components/MenuPage';
 export { getMenu, visibleCategories } from './api/menu';

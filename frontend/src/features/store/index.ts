@@ -2,6 +2,6 @@
 export { StoreFinder, type NearActions, type StoreFinderProps } from './components/StoreFinder';
 export { StoreCard } from './components/StoreCard';
 export { useCurrentStore, forgetRefreshedStores, type CurrentStore } from './hooks/useCurrentStore';
-export { useStoreSelection, resetStoreSelection } from './store/selection';
+export { useStoreSelection, resetStoreSelection, SCANNED_STORE_TTL_S, type ScanInfo } from './store/selection';
 export { resolveCurrentStore, isVirtualStore, isSavable, VIRTUAL_STORE_CODE, type StoreSource } from './precedence';
 export { getStore, getDefaultStore } from './api/stores';

@@ -28,6 +28,13 @@ describe('resolveCurrentStore (spec ordering §4)', () => {
     expect(r.source).toBe(source);
   });
 
+  it('counts the scanned store only while its scan is valid (3600 s)', () => {
+    const c = { ...none, scanned, selected, scanExpiresAt: 10_000 };
+    expect(resolveCurrentStore({ ...c, now: 9_999 }).source).toBe('scanned');
+    expect(resolveCurrentStore({ ...c, now: 10_000 }).source).toBe('selected');
+    expect(resolveCurrentStore({ ...c }).source).toBe('scanned');
+  });
+
   it('never treats a virtual store as savable', () => {
     expect(isSavable(virtualStore)).toBe(false);
     expect(isSavable(def)).toBe(true);

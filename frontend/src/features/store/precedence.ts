@@ -13,6 +13,16 @@ export interface StoreCandidates {
   gps: Store | null;
   /** The chain's default store, or the virtual store 88888. */
   fallback: Store | null;
+  /** When the scan-to-order info runs out (3600 s after the scan): the scanned store no longer counts. */
+  scanExpiresAt?: number | null;
+  /** Now (epoch ms) for the expiry check; the scanned store counts when either is missing. */
+  now?: number;
+}
+
+function scanValid(c: StoreCandidates): boolean {
+  if (!isSavable(c.scanned)) return false;
+  if (c.scanExpiresAt === undefined || c.scanExpiresAt === null || c.now === undefined) return true;
+  return c.now < c.scanExpiresAt;
 }
 
 export function isVirtualStore(store: Pick<Store, 'storeCode' | 'isVirtual'> | null | undefined): boolean {
@@ -25,11 +35,12 @@ export function isSavable(store: Store | null | undefined): store is Store {
 }
 
 /**
- * Spec ordering §4: scanned-in store > selected store > current GPS store > fallback (the default
- * store, or the virtual 88888). A virtual store is only ever the fallback.
+ * Spec ordering §4: scanned-in store (while its scan is valid, 3600 s) > selected store > current
+ * GPS store > fallback (the default store, or the virtual 88888). A virtual store is only ever the
+ * fallback.
  */
 export function resolveCurrentStore(c: StoreCandidates): { store: Store | null; source: StoreSource } {
-  if (isSavable(c.scanned)) return { store: c.scanned, source: 'scanned' };
+  if (scanValid(c) && c.scanned) return { store: c.scanned, source: 'scanned' };
   if (isSavable(c.selected)) return { store: c.selected, source: 'selected' };
   if (isSavable(c.gps)) return { store: c.gps, source: 'gps' };
   if (c.fallback && c.fallback.storeCode) {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useI18n } from '../i18n';
+import { forgetCartToken, getCartToken, onCartTokenChange, setCartToken } from './cartToken';
 import { addHeaderProvider, apiGet, apiPost, buildUrl, clearApiCache, onAuthError, setAuthTokenGetter } from './client';
 import { ApiError, ERR, fieldErrors, retryAfterSeconds } from './errors';
 
@@ -160,5 +161,39 @@ describe('session hooks', () => {
   it('reads retryAfterSeconds of a 429', async () => {
     fetchMock.mockResolvedValueOnce(respond(429, { errCode: '429', errMsg: '请求频繁', data: { retryAfterSeconds: 42 } }));
     expect(retryAfterSeconds(await failure(apiPost('/auth/sms-code')))).toBe(42);
+  });
+});
+
+describe('visitor cart token', () => {
+  afterEach(() => setAuthTokenGetter(null));
+
+  it('keeps a token issued in the X-Cart-Token header and sends it on every later request', async () => {
+    const changes: (string | null)[] = [];
+    const off = onCartTokenChange((t) => changes.push(t));
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ errCode: '00', errMsg: '', data: {} }), { status: 200, headers: { 'X-Cart-Token': 'c_new' } }),
+    );
+    await apiGet('/cart');
+    expect((fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>)['X-Cart-Token']).toBeUndefined();
+    expect(getCartToken()).toBe('c_new');
+    fetchMock.mockResolvedValueOnce(respond(200, { errCode: '00', errMsg: '', data: {} }));
+    await apiPost('/auth/login', {});
+    expect((fetchMock.mock.calls[1]?.[1]?.headers as Record<string, string>)['X-Cart-Token']).toBe('c_new');
+    forgetCartToken();
+    fetchMock.mockResolvedValueOnce(respond(200, { errCode: '00', errMsg: '', data: {} }));
+    await apiGet('/cart');
+    expect((fetchMock.mock.calls[2]?.[1]?.headers as Record<string, string>)['X-Cart-Token']).toBeUndefined();
+    off();
+    expect(changes).toEqual(['c_new', null]);
+  });
+
+  it('never takes a token from the answer to a logged-in request', async () => {
+    setAuthTokenGetter(() => 'user-token');
+    setCartToken(null);
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ errCode: '00', errMsg: '', data: {} }), { status: 200, headers: { 'X-Cart-Token': 'c_other' } }),
+    );
+    await apiGet('/cart');
+    expect(getCartToken()).toBeNull();
   });
 });

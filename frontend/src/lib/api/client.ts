@@ -5,6 +5,7 @@
  * app layer decide what an error means for the screen.
  */
 import { getLang, translate } from '../i18n';
+import { CART_TOKEN_HEADER, getCartToken, setCartToken } from './cartToken';
 import { ApiError, ERR, statusMessageKey } from './errors';
 
 export const API_BASE = '/api/v1';
@@ -138,6 +139,9 @@ async function send<T>(method: string, path: string, opts: RequestOptions): Prom
   }
   const token = tokenGetter();
   if (token) headers.Authorization = `Bearer ${token}`;
+  // A visitor's cart (and the login that merges it into the user's cart).
+  const cartToken = getCartToken();
+  if (cartToken) headers[CART_TOKEN_HEADER] = cartToken;
   Object.assign(headers, opts.headers);
   let body: string | undefined;
   if (opts.body !== undefined) {
@@ -154,6 +158,9 @@ async function send<T>(method: string, path: string, opts: RequestOptions): Prom
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+  // A cart token issued to a visitor is kept (a logged-in request's answer never replaces it).
+  const issued = res.headers?.get?.(CART_TOKEN_HEADER);
+  if (issued && !token && issued !== cartToken) setCartToken(issued);
   try {
     return await readEnvelope<T>(res);
   } catch (e) {

@@ -5,6 +5,7 @@ export {
   reconnectSocket,
   closeSocket,
   setSocketAuth,
+  setSocketAuthExtra,
   onResync,
   subscribe,
   emit,
@@ -15,7 +16,7 @@ export {
   SOCKET_OPTIONS,
   DEFAULT_ACK_TIMEOUT_MS,
 } from './socket';
-export type { TokenGetter, ResyncReason, ResyncListener } from './socket';
+export type { TokenGetter, AuthExtra, ResyncReason, ResyncListener } from './socket';
 export { useSocketStatus, getSocketStatus, socketStatusStore } from './status';
 export type { SocketStatus, OfflineReason, NamespaceStatus } from './status';
 export { NAMESPACES } from './events';

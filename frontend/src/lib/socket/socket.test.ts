@@ -10,6 +10,7 @@ import {
   reconnectSocket,
   resetSockets,
   setSocketAuth,
+  setSocketAuthExtra,
   SocketTimeoutError,
   subscribe,
 } from './index';
@@ -62,6 +63,20 @@ describe('getSocket', () => {
     expect(s.handshakeAuth()).toEqual({ token: 'staff-1' });
     setSocketAuth('/store', () => 'staff-2');
     expect(s.handshakeAuth()).toEqual({ token: 'staff-2' });
+  });
+
+  it('adds the extra handshake fields (a visitor cart token), leaving empty ones out', () => {
+    let cartToken: string | null = null;
+    setSocketAuthExtra('/', () => ({ cartToken }));
+    getSocket('/', () => null);
+    const s = lastSocket('/');
+    expect(s.handshakeAuth()).toEqual({});
+    cartToken = 'c_1';
+    expect(s.handshakeAuth()).toEqual({ cartToken: 'c_1' });
+    setSocketAuth('/', () => 'user-1');
+    expect(s.handshakeAuth()).toEqual({ cartToken: 'c_1', token: 'user-1' });
+    setSocketAuthExtra('/', null);
+    expect(s.handshakeAuth()).toEqual({ token: 'user-1' });
   });
 });
 

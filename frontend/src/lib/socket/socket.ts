@@ -38,6 +38,8 @@ export const SOCKET_OPTIONS = {
 export const DEFAULT_ACK_TIMEOUT_MS = 5000;
 
 export type TokenGetter = () => string | null | undefined;
+/** More handshake `auth` fields, read at every (re)connect (e.g. a visitor's `cartToken`). */
+export type AuthExtra = () => Record<string, string | null | undefined>;
 export type ResyncReason = 'initial' | 'not-recovered';
 export type ResyncListener = (info: { namespace: Namespace; reason: ResyncReason }) => void;
 
@@ -56,6 +58,7 @@ export class SocketTimeoutError extends Error {
 
 const sockets = new Map<Namespace, Socket>();
 const tokenGetters = new Map<Namespace, TokenGetter>();
+const authExtras = new Map<Namespace, AuthExtra>();
 const resyncListeners = new Map<Namespace, Set<ResyncListener>>(NAMESPACES.map((ns) => [ns, new Set()]));
 /** Namespaces connected at least once since the page loaded. */
 const everConnected = new Set<Namespace>();
@@ -72,9 +75,21 @@ export function setSocketAuth(ns: Namespace, getter: TokenGetter | null): void {
   else tokenGetters.delete(ns);
 }
 
+/**
+ * Extra handshake `auth` fields of a namespace (null: none). Empty values are left out. A change
+ * takes effect at the next connect: call `reconnectSocket` when the server must see it now.
+ */
+export function setSocketAuthExtra(ns: Namespace, extra: AuthExtra | null): void {
+  if (extra) authExtras.set(ns, extra);
+  else authExtras.delete(ns);
+}
+
 function handshakeAuth(ns: Namespace): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(authExtras.get(ns)?.() ?? {})) if (v) out[k] = v;
   const token = tokenGetters.get(ns)?.();
-  return token ? { token } : {};
+  if (token) out.token = token;
+  return out;
 }
 
 function fireResync(ns: Namespace, reason: ResyncReason): void {
@@ -268,6 +283,7 @@ export function resetSockets(): void {
   }
   sockets.clear();
   tokenGetters.clear();
+  authExtras.clear();
   for (const set of resyncListeners.values()) set.clear();
   everConnected.clear();
   refused.clear();

@@ -23,6 +23,18 @@ export interface MenuPageProps {
   onOrderTypeChange: (orderType: OrderType) => void;
   onOpenProduct: (productCode: string) => void;
   onChangeStore: () => void;
+  /**
+   * Adds a product without choices straight from its tile (the cart is composed in by the app);
+   * omitted: every tile opens the product.
+   */
+  onQuickAdd?: (product: ProductCard) => void;
+  /** Scan-to-order: the table's number; the menu is dine-in only while it is set. */
+  deskNo?: string | null;
+}
+
+/** Products the tile may add at once: singles (no sizes, flavours or rounds), not sold out. */
+export function quickAddable(p: ProductCard): boolean {
+  return p.productType === 0 && !p.soldOut;
 }
 
 const METHOD_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
@@ -32,12 +44,13 @@ function fromPriced(p: ProductCard): boolean {
   return p.productType === 1 || p.productType === 9;
 }
 
-export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore }: MenuPageProps) {
+export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo }: MenuPageProps) {
   const t = useT();
   const lang = useLang();
+  const dineInOnly = !!deskNo && store.serviceMethods.includes(2);
   const methods = useMemo(
-    () => store.serviceMethods.filter((m): m is OrderType => m === 0 || m === 1 || m === 2),
-    [store.serviceMethods],
+    () => (dineInOnly ? [2 as const] : store.serviceMethods.filter((m): m is OrderType => m === 0 || m === 1 || m === 2)),
+    [store.serviceMethods, dineInOnly],
   );
   const effectiveType: OrderType = methods.includes(orderType) ? orderType : (methods[0] ?? orderType);
 
@@ -91,6 +104,12 @@ export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpe
         )}
       </section>
 
+      {deskNo && (
+        <div className="notice notice--info menu__desk" role="note" data-testid="desk-no">
+          <DineIcon className="notice__icon" />
+          <span>{t('menu.desk', { desk: deskNo })}</span>
+        </div>
+      )}
       {isVirtual && (
         <div className="notice notice--info" role="note">
           <span>{t('menu.virtual')}</span>
@@ -125,7 +144,14 @@ export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpe
       ) : categories.length === 0 ? (
         <Empty text={t('menu.empty')} />
       ) : (
-        <CategoryBrowser categories={categories} onOpenProduct={onOpenProduct} lang={lang} recommendLabel={t('menu.recommend')} />
+        <CategoryBrowser
+          categories={categories}
+          onOpenProduct={onOpenProduct}
+          onQuickAdd={isVirtual ? undefined : onQuickAdd}
+          addLabel={(name) => t('menu.quickAdd', { name })}
+          lang={lang}
+          recommendLabel={t('menu.recommend')}
+        />
       )}
     </div>
   );
@@ -134,11 +160,15 @@ export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpe
 function CategoryBrowser({
   categories,
   onOpenProduct,
+  onQuickAdd,
+  addLabel,
   lang,
   recommendLabel,
 }: {
   categories: ReturnType<typeof visibleCategories>;
   onOpenProduct: (code: string) => void;
+  onQuickAdd?: (product: ProductCard) => void;
+  addLabel: (name: string) => string;
   lang: string;
   recommendLabel: string;
 }) {
@@ -219,6 +249,8 @@ function CategoryBrowser({
                 soldOut={p.soldOut}
                 badge={p.recommendType === 1 || p.recommendType === 2 ? recommendLabel : null}
                 onOpen={() => onOpenProduct(p.productCode)}
+                onAdd={onQuickAdd && quickAddable(p) ? () => onQuickAdd(p) : undefined}
+                addLabel={addLabel(p.productName)}
               />
             ))}
           </section>

@@ -40,7 +40,7 @@ export interface ProductBuilderProps {
   productCode: string;
   storeCode: string;
   orderType: OrderType;
-  /** Called with a complete item; the cart is a later task. */
+  /** Called with a complete item (the app puts it into the cart). */
   onAdd?: (item: AddedItem) => void;
 }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useQuery } from '@/hooks/useQuery';
 import { ERR, isApiError } from '@/lib/api';
+import { now } from '@/lib/clock';
 import { useLang } from '@/lib/i18n';
 import type { Store } from '@/types/api';
 import { getDefaultStore, getStore } from '../api/stores';
@@ -30,11 +31,11 @@ export interface CurrentStore {
  */
 export function useCurrentStore(): CurrentStore {
   const lang = useLang();
-  const { scanned, selected, gps, fallback } = useStoreSelection(
-    useShallow((s) => ({ scanned: s.scanned, selected: s.selected, gps: s.gps, fallback: s.fallback })),
+  const { scanned, scan, selected, gps, fallback } = useStoreSelection(
+    useShallow((s) => ({ scanned: s.scanned, scan: s.scan, selected: s.selected, gps: s.gps, fallback: s.fallback })),
   );
-  const resolved = resolveCurrentStore({ scanned, selected, gps, fallback });
-  const needFallback = !isSavable(scanned) && !isSavable(selected) && !isSavable(gps);
+  const resolved = resolveCurrentStore({ scanned, selected, gps, fallback, scanExpiresAt: scan?.expiresAt ?? null, now: now() });
+  const needFallback = resolved.source !== 'scanned' && !isSavable(selected) && !isSavable(gps);
   const fallbackKey = needFallback && (!fallback || fallbackLang !== lang) ? `default:${lang}` : null;
   const fallbackQuery = useQuery(fallbackKey, (signal) => getDefaultStore(signal));
 

@@ -37,4 +37,25 @@ describe('store selection', () => {
     resetStoreSelection();
     expect(useStoreSelection.getState().orderType).toBe(1);
   });
+
+  it('keeps a scan (store and desk) until its expiry, at most 3600 s, and forgets both together', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-03-01T00:00:00Z'));
+    const scan = { storeName: '人民广场旗舰店', storeCode: 'SH001', deskNo: 'A12', sign: 's', expiresAt: Date.now() + 1800_000 };
+    useStoreSelection.getState().setScanned(makeStore(), scan);
+    resetStoreSelection();
+    expect(useStoreSelection.getState().scan?.deskNo).toBe('A12');
+    expect(useStoreSelection.getState().scanned?.storeCode).toBe('SH001');
+    // A refresh of the store keeps the scan's expiry.
+    useStoreSelection.getState().setScanned(makeStore({ businessNotice: 'new' }));
+    vi.setSystemTime(new Date(Date.now() + 1800_000 + 1));
+    resetStoreSelection();
+    expect(useStoreSelection.getState().scan).toBeNull();
+    expect(useStoreSelection.getState().scanned).toBeNull();
+    useStoreSelection.getState().setScanned(makeStore(), { ...scan, expiresAt: Date.now() + 99 * 3600_000 });
+    expect(useStoreSelection.getState().scan).not.toBeNull();
+    useStoreSelection.getState().setScanned(null);
+    expect(storage.get('store:scan')).toBeNull();
+    expect(useStoreSelection.getState().scanned).toBeNull();
+  });
 });

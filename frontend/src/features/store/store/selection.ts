@@ -3,8 +3,18 @@
  * The selected store is remembered in localStorage with an expiry; a virtual store never is.
  */
 import { create } from 'zustand';
+import { now } from '@/lib/clock';
 import { storage } from '@/lib/storage';
 import type { OrderType, Store } from '@/types/api';
+
+/** A verified table QR link (spec ordering §3 scan-order info), valid until `expiresAt`. */
+export interface ScanInfo {
+  storeName: string;
+  storeCode: string;
+  deskNo: string;
+  sign: string;
+  expiresAt: number;
+}
 import { isSavable } from '../precedence';
 
 /** Selected and current store share one expiry (spec: value not shown): a week. */
@@ -17,6 +27,7 @@ export const GPS_STORE_TTL_S = 7200;
 const KEYS = {
   selected: 'store:selected',
   scanned: 'store:scanned',
+  scan: 'store:scan',
   gps: 'store:gps',
   orderType: 'order:type',
 } as const;
@@ -28,6 +39,8 @@ function readOrderType(): OrderType {
 
 export interface StoreSelectionState {
   scanned: Store | null;
+  /** The table of scan-to-order (desk number, sign), kept as long as the scanned store. */
+  scan: ScanInfo | null;
   selected: Store | null;
   gps: Store | null;
   fallback: Store | null;
@@ -37,7 +50,8 @@ export interface StoreSelectionState {
   /** Fresh data for the stored selection (same code), keeping its expiry. */
   refreshSelected: (store: Store) => void;
   clearSelected: () => void;
-  setScanned: (store: Store | null) => void;
+  /** The scanned-in store; with `scan`, a new scan (kept 3600 s, or until its expiry); null forgets both. */
+  setScanned: (store: Store | null, scan?: ScanInfo) => void;
   setGpsStore: (store: Store | null) => void;
   setFallback: (store: Store | null) => void;
   setOrderType: (orderType: OrderType) => void;
@@ -46,6 +60,7 @@ export interface StoreSelectionState {
 function loadState() {
   return {
     scanned: storage.get<Store>(KEYS.scanned),
+    scan: storage.get<ScanInfo>(KEYS.scan),
     selected: storage.get<Store>(KEYS.selected),
     gps: storage.get<Store>(KEYS.gps),
     fallback: null,
@@ -71,10 +86,24 @@ export const useStoreSelection = create<StoreSelectionState>((set, get) => ({
     storage.remove(KEYS.selected);
     set({ selected: null });
   },
-  setScanned: (store) => {
-    if (store && isSavable(store)) storage.set(KEYS.scanned, store, SCANNED_STORE_TTL_S);
-    else storage.remove(KEYS.scanned);
-    set({ scanned: store && isSavable(store) ? store : null });
+  setScanned: (store, scan) => {
+    if (!store || !isSavable(store)) {
+      storage.remove(KEYS.scanned);
+      storage.remove(KEYS.scan);
+      set({ scanned: null, scan: null });
+      return;
+    }
+    if (scan) {
+      const ttl = scanTtlSeconds(scan.expiresAt);
+      storage.set(KEYS.scan, scan, ttl);
+      storage.set(KEYS.scanned, store, ttl);
+      set({ scanned: store, scan });
+      return;
+    }
+    // Fresh data of the scanned store: same expiry as its scan.
+    const current = get().scan;
+    storage.set(KEYS.scanned, store, current ? scanTtlSeconds(current.expiresAt) : SCANNED_STORE_TTL_S);
+    set({ scanned: store });
   },
   setGpsStore: (store) => {
     if (store && isSavable(store)) storage.set(KEYS.gps, store, GPS_STORE_TTL_S);
@@ -87,6 +116,12 @@ export const useStoreSelection = create<StoreSelectionState>((set, get) => ({
     set({ orderType });
   },
 }));
+
+/** Seconds left of a scan: until its expiry, at most 3600 s. */
+function scanTtlSeconds(expiresAt: number): number {
+  const left = Math.floor((expiresAt - now()) / 1000);
+  return Number.isFinite(left) && left > 0 ? Math.min(SCANNED_STORE_TTL_S, left) : SCANNED_STORE_TTL_S;
+}
 
 /** Back to what storage holds (tests, and after a logout clears storage). */
 export function resetStoreSelection(): void {

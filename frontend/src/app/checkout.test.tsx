@@ -1,0 +1,262 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAccount } from '@/features/account';
+import { useSelectedAddress } from '@/features/address';
+import { useCart } from '@/features/cart';
+import { makeAddress, makeCart, makeMe, makeOrder, makeStore } from '@/test/fixtures';
+import { mockApi } from '@/test/mockApi';
+import { pathNow, renderApp, resetApp } from '@/test/renderApp';
+
+type Handler = (url: URL, init?: RequestInit) => unknown;
+
+const me = makeMe({ isRemindAgain: true });
+const json = (init?: RequestInit): unknown => (init?.body ? JSON.parse(String(init.body)) : null);
+const headerOf = (init: RequestInit | undefined, name: string) => (init?.headers as Record<string, string> | undefined)?.[name];
+
+// 2026-11-24 10:30 Shanghai; tomorrow's slots at 12:00 and 12:15.
+const ASAP = Date.parse('2026-11-24T03:00:00Z');
+const TOMORROW_NOON = Date.parse('2026-11-25T04:00:00Z');
+const slots = {
+  asap: ASAP,
+  days: [
+    { date: '2026-11-24', label: '今天', slots: [Date.parse('2026-11-24T06:00:00Z')] },
+    { date: '2026-11-25', label: '明天', slots: [TOMORROW_NOON, TOMORROW_NOON + 15 * 60_000] },
+  ],
+};
+
+function api(over: Record<string, Handler> = {}) {
+  return mockApi({
+    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
+    'GET /stores/default': () => makeStore(),
+    'GET /stores/:code': () => makeStore(),
+    'GET /me': () => me,
+    'GET /addresses': () => [makeAddress({ id: 3, baseAddress: '上海市黄浦区南京东路1号', isDefault: false }), makeAddress({ isDefault: true })],
+    'GET /cart': () => makeCart({ orderTime: ASAP }),
+    'POST /cart/verify': () => ({ skipped: false, cart: makeCart({ orderTime: ASAP }) }),
+    'GET /orders/reservation/slots': () => slots,
+    ...over,
+  });
+}
+
+function logIn() {
+  act(() => useAccount.getState().signIn({ token: 'tok-9', expiresAt: 0, newUser: false, user: me }));
+}
+
+beforeEach(() => {
+  resetApp();
+});
+afterEach(() => {
+  act(() => useAccount.getState().signOut());
+  useSelectedAddress.getState().clear();
+  vi.unstubAllGlobals();
+});
+
+describe('/order/submit', () => {
+  it('shows the cart, the default address, the time and the amounts', async () => {
+    api();
+    logIn();
+    renderApp('/order/submit');
+    const address = await screen.findByTestId('checkout-address');
+    await waitFor(() => expect(address).toHaveTextContent('上海市黄浦区西藏中路236号 5楼501'));
+    expect(address).toHaveTextContent('张三 13812345678');
+    expect(screen.getByTestId('checkout-type-0')).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('checkout-time-value')).toHaveTextContent('尽快送达 · 约11:00');
+    expect(screen.getByTestId('cart-line-l_1')).toHaveTextContent('超级至尊比萨');
+    expect(screen.getByTestId('cart-line-l_2')).toHaveTextContent('雪碧');
+    const amounts = screen.getByTestId('checkout-amounts');
+    expect(within(amounts).getByLabelText('¥107.00')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-discount')).toHaveTextContent('-¥19.80');
+    expect(within(screen.getByTestId('checkout-fee')).getByLabelText('¥6.00')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-total')).toHaveAttribute('data-amount', '¥93.20');
+    expect(amounts).toHaveTextContent('再买¥11.80即可免配送费');
+    // Pay on delivery for delivery orders.
+    expect(screen.getByTestId('checkout-pay-offline')).toBeInTheDocument();
+  });
+
+  it('switches the order type through a reservation and shows the re-priced cart', async () => {
+    let reserved: unknown = null;
+    api({
+      'POST /orders/reservation': (_u, init) => {
+        reserved = json(init);
+        return makeCart({ orderType: 1, orderTime: ASAP, deliveryFee: 0, deliveryFeeAfterPE: 0, orderAmount: 87.2, shoppingCarVersion: 4 });
+      },
+    });
+    logIn();
+    renderApp('/order/submit');
+    await userEvent.click(await screen.findByTestId('checkout-type-1'));
+    await waitFor(() => expect(screen.getByTestId('checkout-total')).toHaveAttribute('data-amount', '¥87.20'));
+    expect(reserved).toEqual({ orderType: 1, serviceMethod: 1, storeCode: 'SH001', isBookOrder: false });
+    expect(screen.getByTestId('checkout-store')).toHaveTextContent('人民广场旗舰店');
+    expect(screen.queryByTestId('checkout-pay-offline')).toBeNull();
+    expect(screen.queryByTestId('checkout-contactless')).toBeNull();
+  });
+
+  it('books a slot tomorrow (isBookOrder true) and back to as soon as possible', async () => {
+    const sent: unknown[] = [];
+    api({
+      'POST /orders/reservation': (_u, init) => {
+        const b = json(init) as { isBookOrder: boolean; orderTime?: number };
+        sent.push(b);
+        return makeCart({ isBookOrder: b.isBookOrder, orderTime: b.orderTime ?? ASAP, shoppingCarVersion: 4 + sent.length });
+      },
+    });
+    logIn();
+    renderApp('/order/submit');
+    await userEvent.click(await screen.findByTestId('checkout-time'));
+    const picker = await screen.findByTestId('time-picker');
+    await userEvent.click(within(picker).getByTestId('time-day-1'));
+    await userEvent.click(within(picker).getByTestId('time-slot-1-0'));
+    await waitFor(() => expect(screen.queryByTestId('time-picker')).toBeNull());
+    expect(sent[0]).toEqual({ orderType: 0, serviceMethod: 0, storeCode: 'SH001', isBookOrder: true, orderTime: TOMORROW_NOON });
+    expect(screen.getByTestId('checkout-time-value')).toHaveAttribute('data-book', 'true');
+    expect(screen.getByTestId('checkout-time-value')).toHaveTextContent('12:00');
+    await userEvent.click(screen.getByTestId('checkout-time'));
+    await userEvent.click(await screen.findByTestId('time-asap'));
+    await waitFor(() => expect(sent[1]).toEqual({ orderType: 0, serviceMethod: 0, storeCode: 'SH001', isBookOrder: false }));
+  });
+
+  it('offers no booking when the store takes none', async () => {
+    api({ 'GET /orders/reservation/slots': () => ({ asap: ASAP, days: [] }) });
+    logIn();
+    renderApp('/order/submit');
+    await screen.findByTestId('checkout-time-value');
+    await waitFor(() => expect(screen.getByTestId('checkout-time')).toBeDisabled());
+  });
+
+  it('submits with an Idempotency-Key, the amounts and version shown, then shows the order status', async () => {
+    let order: Record<string, unknown> | null = null;
+    let key: string | undefined;
+    api({
+      'POST /orders': (_u, init) => {
+        order = json(init) as Record<string, unknown>;
+        key = headerOf(init, 'Idempotency-Key');
+        return { orderNo: 'P20261124001', orderId: 1, orderAmount: 93.2, payable: 93.2, paymentType: 'offline', state: 7, orderType: 0, orderTime: ASAP };
+      },
+      'GET /orders/:no': () => makeOrder({ orderTime: ASAP }),
+    });
+    logIn();
+    renderApp('/order/submit');
+    await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路'));
+    await userEvent.type(screen.getByTestId('checkout-remark'), '少放辣,谢谢$');
+    await userEvent.click(screen.getByTestId('checkout-contactless'));
+    await userEvent.click(screen.getByTestId('checkout-invoice'));
+    await userEvent.click(screen.getByTestId('checkout-pay-offline'));
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P20261124001'));
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(order).toEqual({
+      orderType: 0,
+      isBookOrder: false,
+      plannedDeliverTime: ASAP,
+      consignAddressId: 7,
+      receiverName: '张三',
+      receiverMobile: '13812345678',
+      deskNo: null,
+      remark: '少放辣，谢谢',
+      contactless: true,
+      tableware: 1,
+      isNeedInvoice: true,
+      paymentType: 'offline',
+      orderProductAmount: 107,
+      activityAmount: 19.8,
+      freightAmount: 6,
+      orderAmount: 93.2,
+      shoppingCarVersion: 3,
+    });
+    expect(await screen.findByTestId('order-state')).toHaveTextContent('货到付款');
+    expect(screen.getByTestId('order-no')).toHaveTextContent('P20261124001');
+    expect(screen.getByTestId('order-store')).toHaveTextContent('人民广场旗舰店');
+    expect(screen.getByTestId('order-lines')).toHaveTextContent('超级至尊比萨');
+    expect(screen.getByTestId('order-address')).toHaveTextContent('上海市黄浦区西藏中路236号 5楼501');
+    expect(screen.getByTestId('order-address')).toHaveTextContent('张三 138****5678');
+    expect(screen.getByTestId('order-amount')).toHaveTextContent('93.20');
+  });
+
+  it('409 -6: shows the fresh cart with a toast, and the next submit sends the new amounts with a new key', async () => {
+    const attempts: { key?: string; body: Record<string, unknown> }[] = [];
+    const fresh = makeCart({ orderTime: ASAP, shoppingCarVersion: 6, priceOfProduct: 115, discountAmount: 21.4, orderAmount: 99.6 });
+    api({
+      'POST /orders': (_u, init) => {
+        attempts.push({ key: headerOf(init, 'Idempotency-Key'), body: json(init) as Record<string, unknown> });
+        if (attempts.length === 1) return { status: 409, body: { errCode: '-6', errMsg: '订单金额有变化，请确认后重新提交', data: fresh } };
+        return { orderNo: 'P2', orderId: 2, orderAmount: 99.6, payable: 99.6, paymentType: 'online', state: 5, orderType: 0, orderTime: ASAP };
+      },
+      'GET /orders/:no': () => makeOrder({ orderNo: 'P2', state: 5, paymentType: 'online', orderTime: ASAP, orderAmount: 99.6 }),
+    });
+    logIn();
+    renderApp('/order/submit');
+    await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路'));
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    expect(await screen.findByText('订单金额有变化，请确认后重新提交')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('checkout-total')).toHaveAttribute('data-amount', '¥99.60'));
+    expect(pathNow()).toBe('/order/submit');
+    expect(useCart.getState().cart?.shoppingCarVersion).toBe(6);
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P2'));
+    expect(attempts[0]?.body).toMatchObject({ orderAmount: 93.2, shoppingCarVersion: 3 });
+    expect(attempts[1]?.body).toMatchObject({ orderAmount: 99.6, orderProductAmount: 115, activityAmount: 21.4, shoppingCarVersion: 6 });
+    expect(attempts[1]?.key).not.toBe(attempts[0]?.key);
+    expect(await screen.findByTestId('order-state')).toHaveTextContent('待支付');
+  });
+
+  it('retries the same body with the same key after a lost answer', async () => {
+    const keys: (string | undefined)[] = [];
+    api({
+      'POST /orders': (_u, init) => {
+        keys.push(headerOf(init, 'Idempotency-Key'));
+        return keys.length === 1
+          ? { status: 502, body: 'bad gateway' }
+          : { orderNo: 'P3', orderId: 3, orderAmount: 93.2, payable: 93.2, paymentType: 'online', state: 5, orderType: 0, orderTime: ASAP };
+      },
+      'GET /orders/:no': () => makeOrder({ orderNo: 'P3', state: 5, paymentType: 'online', orderTime: ASAP }),
+    });
+    logIn();
+    renderApp('/order/submit');
+    await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路'));
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    expect(await screen.findByText('服务器异常，请稍后再试!')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P3'));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('asks for an address for a delivery and picks it through /selectAddress', async () => {
+    api({ 'GET /addresses': () => [] });
+    logIn();
+    renderApp('/order/submit');
+    const address = await screen.findByTestId('checkout-address');
+    expect(address).toHaveTextContent('请选择收货地址');
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    expect(await screen.findByRole('status')).toHaveTextContent('请选择收货地址');
+    await userEvent.click(address);
+    expect(pathNow()).toBe('/selectAddress');
+  });
+
+  it('an empty cart cannot be checked out (-4)', async () => {
+    api({ 'POST /cart/verify': () => ({ status: 400, body: { errCode: '-4', errMsg: '购物车为空，无法结算', data: null } }) });
+    logIn();
+    renderApp('/order/submit');
+    expect(await screen.findByText('购物车为空，无法结算')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('checkout-back-menu'));
+    expect(pathNow()).toBe('/menu');
+  });
+});
+
+describe('/order/status', () => {
+  it('shows an unpaid online order in English', async () => {
+    api({
+      'GET /orders/:no': () =>
+        makeOrder({ orderNo: 'P9', state: 5, orderType: 1, orderTime: ASAP, isBookOrder: true, storeName: '', paymentType: 'online', address: null, orderAmount: 50 }),
+    });
+    logIn();
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    renderApp('/order/status?orderNo=P9');
+    expect(await screen.findByTestId('order-state')).toHaveTextContent('Unpaid');
+    expect(screen.getByTestId('order-store')).toHaveTextContent("People's Square Flagship");
+    expect(screen.getByTestId('order-time')).toHaveTextContent('Booked for');
+    expect(screen.queryByTestId('order-address')).toBeNull();
+  });
+});

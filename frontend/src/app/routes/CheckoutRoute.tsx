@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { listAddresses, useSelectedAddress } from '@/features/address';
+import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
+import { CheckoutPage } from '@/features/checkout';
+import { useCurrentStore, useStoreSelection } from '@/features/store';
+import { isApiError } from '@/lib/api';
+import type { Address, OrderType, ReservationInput } from '@/types/api';
+
+/** Orders may only start from a cart that passes the server's check (errCode -4: empty, no valid items). */
+const CART_INVALID = '-4';
+
+/** The address to start a delivery order with: the default one, else the first usable one. */
+function firstUsable(list: Address[]): Address | null {
+  const usable = list.filter((a) => !a.illegal);
+  return usable.find((a) => a.isDefault && a.hasScope) ?? usable.find((a) => a.hasScope) ?? usable.find((a) => a.isDefault) ?? null;
+}
+
+/**
+ * /order/submit (login required): the checkout page with the cart feature's lines and actions,
+ * the address book's selected address and the current store composed in.
+ */
+export function CheckoutRoute() {
+  const navigate = useNavigate();
+  const cart = useCart((s) => s.cart);
+  const status = useCart((s) => s.status);
+  const cartError = useCart((s) => s.error);
+  const busy = useCart((s) => s.busy);
+  const { store } = useCurrentStore();
+  const address = useSelectedAddress((s) => s.address);
+  const [blocked, setBlocked] = useState<string | null>(null);
+
+  useEffect(() => startCartLive(), []);
+
+  // The server checks the cart for this page (and answers it fresh). A check already in flight
+  // (StrictMode runs this twice) answers for both.
+  useEffect(() => {
+    void useCart
+      .getState()
+      .verify('orderSubmit')
+      .then((r) => {
+        if (r.ok || r.blocked) return;
+        if (isApiError(r.error) && r.error.errCode === CART_INVALID) setBlocked(r.error.message);
+        else void useCart.getState().load({ pageName: 'orderSubmit' });
+      });
+  }, []);
+
+  // No address chosen yet: start with the default one.
+  useEffect(() => {
+    if (useSelectedAddress.getState().address) return undefined;
+    const controller = new AbortController();
+    listAddresses(controller.signal).then(
+      (list) => {
+        const pick = firstUsable(list);
+        if (pick && !useSelectedAddress.getState().address) useSelectedAddress.getState().select(pick);
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, []);
+
+  const reserve = async (input: ReservationInput): Promise<boolean> => {
+    const result = cartToast(await useCart.getState().reserve(input));
+    if (result.ok) useStoreSelection.getState().setOrderType(input.orderType as OrderType);
+    return result.ok;
+  };
+
+  return (
+    <CheckoutPage
+      cart={blocked ? null : cart}
+      cartError={status === 'error' ? (cartError?.message ?? null) : null}
+      cartBusy={busy}
+      blocked={blocked}
+      store={store}
+      address={address}
+      lines={
+        cart ? (
+          <>
+            <CartPromotions cart={cart} />
+            <CartLines cart={cart} readOnly />
+          </>
+        ) : null
+      }
+      onReserve={reserve}
+      onPickAddress={() => void navigate('/selectAddress')}
+      onCartReplaced={(fresh) => useCart.getState().adopt(fresh)}
+      onSubmitted={(reply) => {
+        // The cart is empty now.
+        void useCart.getState().load({ pageName: 'menu', force: true });
+        void navigate(`/order/status?orderNo=${encodeURIComponent(reply.orderNo)}`, { replace: true });
+      }}
+      onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
+      onBackToMenu={() => void navigate('/menu', { replace: true })}
+    />
+  );
+}

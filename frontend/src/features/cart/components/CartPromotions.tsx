@@ -1,0 +1,64 @@
+import { TicketIcon } from '@/components/Icons';
+import { useT } from '@/lib/i18n';
+import { formatFen, toFen } from '@/lib/money';
+import type { Cart } from '@/types/api';
+import { ruleChoices } from '../cartView';
+import { useCart } from '../store/cart';
+import { cartToast } from './cartToast';
+
+/**
+ * The promotions of the cart: the rules applied (with what each saves) and, for a group of
+ * promotions that exclude each other, a radio choice (POST /cart/rules).
+ */
+export function CartPromotions({ cart }: { cart: Cart }) {
+  const t = useT();
+  const choose = useCart((s) => s.chooseRule);
+  const busy = useCart((s) => s.busy);
+  const choices = ruleChoices(cart);
+  const applied = cart.orderRefRules ?? [];
+  if (applied.length === 0 && choices.length === 0) return null;
+  return (
+    <section className="cart-promos" aria-label={t('cart.promotions')}>
+      {applied.length > 0 && (
+        <ul className="cart-promos__applied" data-testid="cart-rules">
+          {applied.map((r) => (
+            <li key={r.ruleId} className="cart-promos__rule" data-testid={`cart-rule-${r.ruleId}`}>
+              <TicketIcon className="cart-promos__icon" />
+              <span className="cart-promos__name">{r.ruleName}</span>
+              <span className="cart-promos__off">-{formatFen(toFen(r.discountAmount))}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {choices.map((choice, i) => (
+        <fieldset key={choice.options.map((o) => o.ruleId).join(',')} className="cart-choice" data-testid={`cart-rule-choice-${i}`}>
+          <legend className="cart-choice__title">{t('cart.chooseRule')}</legend>
+          {choice.options.map((o) => {
+            const on = o.ruleId === choice.chosenId;
+            return (
+              <label key={o.ruleId} className={`cart-choice__opt${on ? ' cart-choice__opt--on' : ''}`}>
+                <input
+                  type="radio"
+                  className="cart-choice__input"
+                  name={`rule-choice-${i}`}
+                  checked={on}
+                  disabled={busy}
+                  onChange={() => {
+                    if (!on) void choose(o.ruleId).then((r) => cartToast(r));
+                  }}
+                  data-testid={`cart-rule-option-${o.ruleId}`}
+                />
+                <span className={`cart-radio${on ? ' cart-radio--on' : ''}`} aria-hidden="true" />
+                <span className="cart-choice__text">
+                  <strong>{o.ruleName}</strong>
+                  {o.description && <small>{o.description}</small>}
+                </span>
+                {o.discountAmount > 0 && <span className="cart-choice__save">{t('cart.saves', { amount: formatFen(toFen(o.discountAmount)) })}</span>}
+              </label>
+            );
+          })}
+        </fieldset>
+      ))}
+    </section>
+  );
+}

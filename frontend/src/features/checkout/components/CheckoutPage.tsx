@@ -1,0 +1,372 @@
+import { useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { Empty } from '@/components/Empty';
+import { Header } from '@/components/Header';
+import { AlertIcon, BagIcon, CheckIcon, ChevronRightIcon, DineIcon, PinIcon, ScooterIcon, StoreIcon } from '@/components/Icons';
+import { Loading } from '@/components/Loading';
+import { Price } from '@/components/Price';
+import { Stepper } from '@/components/Stepper';
+import { showToast } from '@/components/Toast';
+import { isApiError } from '@/lib/api';
+import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import { formatFen, toFen } from '@/lib/money';
+import type { Address, Cart, OrderSubmitReply, OrderType, PaymentType, ReservationInput, Store } from '@/types/api';
+import { storeAddress, storeName } from '@/utils/storeDisplay';
+import { submitOrder } from '../api/checkout';
+import { buildOrder, IdempotencyKeys, paymentTypesFor, REMARK_MAX, TABLEWARE_MAX } from '../submit';
+import { TimePicker } from './TimePicker';
+import './Checkout.css';
+
+/** The amounts changed since the cart was shown: 409 with the fresh cart. */
+export const AMOUNTS_CHANGED = '-6';
+const ERROR_TOAST_MS = 3000;
+
+export interface CheckoutPageProps {
+  cart: Cart | null;
+  /** The cart could not be read (first read failed). */
+  cartError?: string | null;
+  /** A cart action (reservation) is in flight. */
+  cartBusy?: boolean;
+  /** The checkout cannot go on (empty cart, no valid items): the reason. */
+  blocked?: string | null;
+  store: Store | null;
+  /** The delivery address chosen for this order (the address book's selection). */
+  address: Address | null;
+  /** The cart's lines and promotions, composed in by the app. */
+  lines: ReactNode;
+  /** Sets order type and time (POST /orders/reservation); answers whether it went through. */
+  onReserve: (input: ReservationInput) => Promise<boolean>;
+  onPickAddress: () => void;
+  /** The server's fresh cart (409 errCode -6: amounts changed). */
+  onCartReplaced: (cart: Cart) => void;
+  onSubmitted: (reply: OrderSubmitReply) => void;
+  onReload?: () => void;
+  onBackToMenu: () => void;
+}
+
+const TYPE_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
+
+function asOrderType(n: number): OrderType {
+  return n === 1 || n === 2 ? n : 0;
+}
+
+function isCart(value: unknown): value is Cart {
+  return typeof value === 'object' && value !== null && 'shoppingCarVersion' in value && 'items' in value;
+}
+
+/** /order/submit: order type, address, time, notes, payment, amounts, submit. */
+export function CheckoutPage(props: CheckoutPageProps) {
+  const t = useT();
+  const { cart, cartError, blocked, onReload, onBackToMenu } = props;
+  return (
+    <div className="co">
+      <Header title={t('checkout.title')} fallback="/menu" />
+      {blocked ? (
+        <Empty
+          text={blocked}
+          action={
+            <button type="button" className="btn btn--primary" onClick={onBackToMenu} data-testid="checkout-back-menu">
+              {t('checkout.backToMenu')}
+            </button>
+          }
+        />
+      ) : !cart ? (
+        <Loading page error={cartError ?? undefined} reloadText={t('common.retry')} onReload={onReload} />
+      ) : (
+        <CheckoutForm {...props} cart={cart} />
+      )}
+    </div>
+  );
+}
+
+function CheckoutForm({
+  cart,
+  cartBusy,
+  store,
+  address,
+  lines,
+  onReserve,
+  onPickAddress,
+  onCartReplaced,
+  onSubmitted,
+}: CheckoutPageProps & { cart: Cart }) {
+  const t = useT();
+  const lang = useLang();
+  const [remark, setRemark] = useState('');
+  const [contactless, setContactless] = useState(false);
+  const [tableware, setTableware] = useState(1);
+  const [invoice, setInvoice] = useState(false);
+  const [payment, setPayment] = useState<PaymentType>('online');
+  const [submitting, setSubmitting] = useState(false);
+  const keys = useRef(new IdempotencyKeys());
+
+  const orderType = asOrderType(cart.orderType);
+  const scan = !!cart.deskNo;
+  const methods: OrderType[] = scan
+    ? [2]
+    : (store?.serviceMethods ?? [orderType]).filter((m): m is OrderType => m === 0 || m === 1 || m === 2);
+  const payments = paymentTypesFor(orderType);
+  const payType: PaymentType = payments.includes(payment) ? payment : 'online';
+  const storeCode = cart.storeCode || store?.storeCode || '';
+  const delivery = orderType === 0;
+
+  const fen = {
+    product: toFen(cart.priceOfProduct),
+    discount: toFen(cart.discountAmount),
+    fee: toFen(cart.deliveryFee),
+    feeAfter: toFen(cart.deliveryFeeAfterPE),
+    order: toFen(cart.orderAmount),
+  };
+
+  const switchType = (type: OrderType) => {
+    if (type === orderType || cartBusy) return;
+    void onReserve({ orderType: type, serviceMethod: type, storeCode, isBookOrder: false });
+  };
+
+  const chooseTime = (slot: number | null) =>
+    onReserve(
+      slot === null
+        ? { orderType, serviceMethod: orderType, storeCode, isBookOrder: false }
+        : { orderType, serviceMethod: orderType, storeCode, isBookOrder: true, orderTime: slot },
+    );
+
+  const problem = (): MessageKey | null => {
+    if (cart.items.length === 0) return 'cart.noValidItems';
+    if (delivery && !address) return 'checkout.address.required';
+    if (delivery && address?.illegal) return 'checkout.address.illegal';
+    return null;
+  };
+
+  const submit = async () => {
+    if (submitting || cartBusy) return;
+    const p = problem();
+    if (p) {
+      showToast(t(p), ERROR_TOAST_MS);
+      return;
+    }
+    const order = buildOrder(cart, { address, remark, contactless, tableware, invoice, paymentType: payType });
+    const key = keys.current.keyFor(order);
+    setSubmitting(true);
+    try {
+      const reply = await submitOrder(order, key);
+      keys.current.forget();
+      onSubmitted(reply);
+    } catch (e) {
+      if (isApiError(e) && e.errCode === AMOUNTS_CHANGED && isCart(e.data)) {
+        // Nothing was created: show the fresh amounts; the next submit is a new attempt.
+        keys.current.forget();
+        onCartReplaced(e.data);
+        showToast(e.message || t('checkout.amountsChanged'), ERROR_TOAST_MS);
+      } else {
+        // A refusal or a lost answer: the same body retried keeps its key (the server answers once).
+        showToast(e instanceof Error ? e.message : String(e), ERROR_TOAST_MS);
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="co__body">
+        {methods.length > 1 && (
+          <div className="seg co__types" role="tablist" aria-label={t('checkout.orderType')}>
+            {methods.map((m) => {
+              const Icon = TYPE_ICON[m];
+              return (
+                <button
+                  key={m}
+                  type="button"
+                  role="tab"
+                  aria-selected={m === orderType}
+                  className={`seg__btn${m === orderType ? ' seg__btn--on' : ''}`}
+                  onClick={() => switchType(m)}
+                  disabled={cartBusy}
+                  data-testid={`checkout-type-${m}`}
+                >
+                  <Icon /> {t(`orderType.${m}` as MessageKey)}
+                </button>
+              );
+            })}
+          </div>
+        )}
+
+        <section className="co-card">
+          {delivery ? (
+            <button type="button" className="co-addr" onClick={onPickAddress} data-testid="checkout-address">
+              <PinIcon className="co-addr__icon" />
+              {address ? (
+                <span className="co-addr__main">
+                  <strong className="co-addr__line">
+                    {address.baseAddress} {address.houseNumber}
+                  </strong>
+                  <span className="co-addr__who">
+                    {address.name} {address.phone}
+                  </span>
+                  {address.illegal ? (
+                    <span className="co-addr__warn">
+                      <AlertIcon /> {t('checkout.address.illegal')}
+                    </span>
+                  ) : (
+                    !address.hasScope && (
+                      <span className="co-addr__warn">
+                        <AlertIcon /> {t('checkout.address.outOfRange')}
+                      </span>
+                    )
+                  )}
+                </span>
+              ) : (
+                <span className="co-addr__main co-addr__main--empty">{t('checkout.address.choose')}</span>
+              )}
+              <ChevronRightIcon className="co-row__chev" />
+            </button>
+          ) : (
+            <div className="co-addr co-addr--store" data-testid="checkout-store">
+              <StoreIcon className="co-addr__icon" />
+              <span className="co-addr__main">
+                <strong className="co-addr__line">{store && store.storeCode === storeCode ? storeName(store, lang) : storeCode}</strong>
+                {store && store.storeCode === storeCode && <span className="co-addr__who">{storeAddress(store, lang)}</span>}
+                {cart.deskNo && (
+                  <span className="co-addr__desk" data-testid="checkout-desk">
+                    {t('checkout.desk', { desk: cart.deskNo })}
+                  </span>
+                )}
+              </span>
+            </div>
+          )}
+          <TimePicker
+            storeCode={storeCode}
+            orderType={orderType}
+            orderTime={cart.orderTime}
+            isBookOrder={cart.isBookOrder}
+            fixed={scan}
+            disabled={cartBusy}
+            onChoose={chooseTime}
+          />
+        </section>
+
+        <section className="co-card co-card--lines" aria-label={t('checkout.items')}>
+          <h2 className="co-card__title">
+            {t('checkout.items')}
+            <small>{t('cart.countN', { n: cart.totalQuantity })}</small>
+          </h2>
+          {lines}
+        </section>
+
+        <section className="co-card">
+          <label className="co-field">
+            <span className="co-field__label">{t('checkout.remark')}</span>
+            <textarea
+              className="co-field__input"
+              value={remark}
+              maxLength={REMARK_MAX}
+              rows={2}
+              placeholder={t('checkout.remarkPlaceholder')}
+              onChange={(e) => setRemark(e.target.value)}
+              data-testid="checkout-remark"
+            />
+            <small className="co-field__count">
+              {Array.from(remark).length}/{REMARK_MAX}
+            </small>
+          </label>
+          {delivery && (
+            <Check checked={contactless} onChange={setContactless} testId="checkout-contactless">
+              {t('checkout.contactless')}
+            </Check>
+          )}
+          <div className="co-row" data-testid="checkout-tableware">
+            <span className="co-row__label">{t('checkout.tableware')}</span>
+            <span className="co-row__value co-row__value--muted">{tableware === 0 ? t('checkout.noTableware') : ''}</span>
+            <Stepper size="sm" value={tableware} min={0} max={TABLEWARE_MAX} onChange={setTableware} label={t('checkout.tableware')} />
+          </div>
+          <Check checked={invoice} onChange={setInvoice} testId="checkout-invoice">
+            {t('checkout.invoice')}
+          </Check>
+        </section>
+
+        <section className="co-card" aria-label={t('checkout.payment')}>
+          <h2 className="co-card__title">{t('checkout.payment')}</h2>
+          <div className="co-pay" role="radiogroup" aria-label={t('checkout.payment')}>
+            {payments.map((p) => (
+              <button
+                key={p}
+                type="button"
+                role="radio"
+                aria-checked={p === payType}
+                className={`co-pay__opt${p === payType ? ' co-pay__opt--on' : ''}`}
+                onClick={() => setPayment(p)}
+                data-testid={`checkout-pay-${p}`}
+              >
+                <span className="co-pay__name">{t(p === 'online' ? 'checkout.pay.online' : 'checkout.pay.offline')}</span>
+                <small>{t(p === 'online' ? 'checkout.pay.onlineHint' : 'checkout.pay.offlineHint')}</small>
+                {p === payType && <CheckIcon className="co-pay__check" />}
+              </button>
+            ))}
+          </div>
+        </section>
+
+        <section className="co-card co-sum" aria-label={t('checkout.amounts')} data-testid="checkout-amounts">
+          <div className="co-sum__row">
+            <span>{t('checkout.productAmount')}</span>
+            <Price fen={fen.product} size="sm" />
+          </div>
+          {fen.discount > 0 && (
+            <div className="co-sum__row co-sum__row--off" data-testid="checkout-discount">
+              <span>{t('checkout.discount')}</span>
+              <span>-{formatFen(fen.discount)}</span>
+            </div>
+          )}
+          {delivery && (
+            <div className="co-sum__row" data-testid="checkout-fee">
+              <span>{t('checkout.deliveryFee')}</span>
+              <span className="co-sum__fee">
+                {fen.feeAfter < fen.fee && <Price fen={fen.fee} size="sm" strike />}
+                <Price fen={fen.feeAfter} size="sm" />
+              </span>
+            </div>
+          )}
+          {delivery && cart.differenceDeliveryFeeMsg && <p className="co-sum__gap">{cart.differenceDeliveryFeeMsg}</p>}
+          <div className="co-sum__row co-sum__row--total">
+            <span>{t('checkout.orderAmount')}</span>
+            <span data-testid="checkout-total" data-amount={formatFen(fen.order)}>
+              <Price fen={fen.order} size="md" />
+            </span>
+          </div>
+        </section>
+      </div>
+
+      {createPortal(
+        <footer className="co-bar">
+          <span className="co-bar__sum">
+            {t('checkout.toPay')}
+            <Price fen={fen.order} size="lg" />
+            {fen.discount > 0 && <small className="co-bar__saved">{t('cart.saved', { amount: formatFen(fen.discount) })}</small>}
+          </span>
+          <button
+            type="button"
+            className="btn btn--primary co-bar__go"
+            onClick={() => void submit()}
+            disabled={submitting}
+            aria-disabled={submitting || cartBusy}
+            data-testid="checkout-submit"
+          >
+            {submitting ? t('checkout.submitting') : t('checkout.submit')}
+          </button>
+        </footer>,
+        document.body,
+      )}
+    </>
+  );
+}
+
+function Check({ checked, onChange, testId, children }: { checked: boolean; onChange: (v: boolean) => void; testId: string; children: ReactNode }) {
+  return (
+    <label className="co-check">
+      <input type="checkbox" className="co-check__input" checked={checked} onChange={(e) => onChange(e.target.checked)} data-testid={testId} />
+      <span className={`co-check__box${checked ? ' co-check__box--on' : ''}`} aria-hidden="true">
+        {checked && <CheckIcon />}
+      </span>
+      <span className="co-check__text">{children}</span>
+    </label>
+  );
+}
