@@ -15,8 +15,11 @@ use actors::clock::Clock;
 use actors::db::carts::CartRepo;
 use actors::db::catalogue::CatalogueRepo;
 use actors::db::orders::OrderRepo;
+use actors::db::payments::PaymentRepo;
 use actors::db::sessions::SessionRepo;
 use actors::db::Db;
+use actors::orders::OrderRegistry;
+use actors::payments::PaymentService;
 use anyhow::Context;
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -73,14 +76,55 @@ impl Application {
             .map(|url| (url, settings.redis.key_prefix.as_str()));
         let realtime =
             crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())?;
+        let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
         let carts = Arc::new(CartRegistry::new(
             CartRepo::new(db.clone()),
             OrderRepo::new(db.clone()),
             realtime.bus.clone(),
             clock.clone(),
+            actor_thread.clone(),
         ));
+        // Bound before the state is built: the payment notify URL needs the port.
+        let listener = TcpListener::bind(&settings.server.bind)
+            .with_context(|| format!("binding {}", settings.server.bind))?;
+        let port = listener.local_addr()?.port();
+        let payment = crate::providers::payment::provider(
+            &settings.payment.provider,
+            settings.payment.sandbox.clone(),
+            clock.clone(),
+        )
+        .context("choosing the payment provider")?;
+        if payment.sandbox.is_some() && !settings.payment.allow_sandbox {
+            anyhow::bail!(
+                "the sandbox payment provider lets anyone pay at its cashier page; configure a \
+                 real provider, or set PIZZA__PAYMENT__ALLOW_SANDBOX=true for a staging deployment"
+            );
+        }
+        let catalogue = Arc::new(catalogue);
+        let orders = Arc::new(OrderRegistry::new(
+            OrderRepo::new(db.clone()),
+            catalogue.clone(),
+            realtime.bus.clone(),
+            clock.clone(),
+            actor_thread,
+        ));
+        let payments = Arc::new(PaymentService::new(
+            PaymentRepo::new(db.clone()),
+            payment.provider,
+            orders.clone(),
+            realtime.bus.clone(),
+            clock.clone(),
+        ));
+        let notify_base_url = match settings.payment.notify_base_url.trim() {
+            "" => format!("http://127.0.0.1:{port}"),
+            url => url.trim_end_matches('/').to_string(),
+        };
         let state = AppState {
-            catalogue: Arc::new(catalogue),
+            orders,
+            payments,
+            sandbox_payments: payment.sandbox,
+            notify_base_url,
+            catalogue,
             maps,
             sms: sms.provider,
             sms_outbox: sms.outbox,
@@ -95,9 +139,6 @@ impl Application {
             io: realtime.io,
         };
 
-        let listener = TcpListener::bind(&settings.server.bind)
-            .with_context(|| format!("binding {}", settings.server.bind))?;
-        let port = listener.local_addr()?.port();
         let server = run(listener, state.clone(), realtime.engine, &settings)?;
         let housekeeping = crate::housekeeping::start(state.clone());
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");

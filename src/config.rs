@@ -21,6 +21,39 @@ pub struct Settings {
     pub sms: SmsSettings,
     #[serde(default)]
     pub ordering: OrderingSettings,
+    #[serde(default)]
+    pub payment: PaymentSettings,
+}
+
+/// The payment provider. Only the sandbox exists: it has a cashier page anyone can pay at, so
+/// production refuses it unless a staging deployment says so (`allow_sandbox`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentSettings {
+    #[serde(default = "sandbox_name")]
+    pub provider: String,
+    #[serde(default = "allow")]
+    pub allow_sandbox: bool,
+    /// Where the provider reaches our notify endpoint, e.g. https://pizza.example.com. Empty:
+    /// http://127.0.0.1:<port>, right for the embedded sandbox.
+    #[serde(default)]
+    pub notify_base_url: String,
+    #[serde(default)]
+    pub sandbox: crate::providers::payment::sandbox::SandboxConfig,
+}
+
+fn sandbox_name() -> String {
+    "sandbox".into()
+}
+
+impl Default for PaymentSettings {
+    fn default() -> PaymentSettings {
+        PaymentSettings {
+            provider: sandbox_name(),
+            allow_sandbox: true,
+            notify_base_url: String::new(),
+            sandbox: Default::default(),
+        }
+    }
 }
 
 /// Ordering: the key table QR links are signed with. Empty with the embedded database: a key

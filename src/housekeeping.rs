@@ -20,6 +20,29 @@ impl Drop for Housekeeping {
 /// migrations' and the tests' setup for no gain).
 pub fn start(state: AppState) -> Housekeeping {
     Housekeeping(tokio::spawn(async move {
+        tokio::join!(cleanup(state.clone()), expire_payments(state));
+    }))
+}
+
+/// Payments not paid within their 30 minutes are closed and their orders cancelled. Checked
+/// often: a status page asking meanwhile closes its own payment on the spot anyway.
+async fn expire_payments(state: AppState) {
+    let mut ticks = tokio::time::interval(PAYMENT_EXPIRY_CHECK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match state.payments.expire_due().await {
+            Ok(0) => {}
+            Ok(closed) => tracing::info!(closed, "expired payments closed"),
+            Err(e) => tracing::warn!(error = %e, "payment expiry failed"),
+        }
+    }
+}
+
+const PAYMENT_EXPIRY_CHECK: std::time::Duration = std::time::Duration::from_secs(15);
+
+async fn cleanup(state: AppState) {
+    {
         let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + PERIOD, PERIOD);
         // A run that was late (the process was suspended) is not made up for in a burst.
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -36,7 +59,7 @@ pub fn start(state: AppState) -> Housekeeping {
                 Err(e) => tracing::warn!(error = %e, "ordering cleanup failed"),
             }
         }
-    }))
+    }
 }
 
 /// Visitors' carts untouched for 30 days, Idempotency-Key answers past their 24 hours, and

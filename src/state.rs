@@ -1,5 +1,6 @@
 //! The one shared context handed to every handler (actix app data).
 
+use crate::providers::payment::sandbox::SandboxPayments;
 use crate::providers::sms::SandboxSms;
 use actors::accounts::passwords::LoginThrottle;
 use actors::accounts::sessions::SessionStore;
@@ -11,6 +12,8 @@ use actors::clock::Clock;
 use actors::db::login_failures::LoginFailureRepo;
 use actors::db::sms_codes::SmsCodeRepo;
 use actors::db::Db;
+use actors::orders::OrderRegistry;
+use actors::payments::PaymentService;
 use actors::providers::maps::MapsProvider;
 use actors::providers::sms::SmsProvider;
 use std::collections::HashMap;
@@ -37,8 +40,15 @@ pub struct AppState {
     pub carts: Arc<CartRegistry>,
     /// The 380 ms anti-repeat of orderReservation, per cart.
     pub reservation_throttle: Arc<RepeatGuard>,
-    /// The key table QR links are signed with.
+    /// The key table QR links (and order view tokens) are signed with.
     pub table_secret: Arc<Vec<u8>>,
+    /// One OrderSession actor per active order.
+    pub orders: Arc<OrderRegistry>,
+    pub payments: Arc<PaymentService>,
+    /// Set while the sandbox payment provider is configured: its cashier routes use it.
+    pub sandbox_payments: Option<Arc<SandboxPayments>>,
+    /// Where the payment provider POSTs its notifies (scheme://host:port, no trailing '/').
+    pub notify_base_url: String,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.

@@ -1,4 +1,5 @@
 pub mod accounts;
+pub mod actor_thread;
 pub mod bus;
 pub mod cache;
 pub mod carts;
@@ -6,4 +7,6 @@ pub mod catalogue;
 pub mod clock;
 pub mod db;
 pub mod domain;
+pub mod orders;
+pub mod payments;
 pub mod providers;

@@ -115,7 +115,7 @@ async fn ten_wrong_passwords_at_once_get_five_tries() {
 
 /// Two nodes, each with its own session for the same cart, writing to one database: the
 /// version check makes the loser read again and re-apply, so no add is lost.
-#[actix_web::test]
+#[tokio::test]
 async fn two_nodes_writing_one_cart_lose_nothing() {
     use actors::carts::{CartKey, CartRegistry, Mutation};
     use actors::db::carts::CartRepo;
@@ -132,6 +132,7 @@ async fn two_nodes_writing_one_cart_lose_nothing() {
             OrderRepo::new(state.db.clone()),
             state.bus.clone(),
             state.clock.clone(),
+            actors::actor_thread::start().unwrap(),
         ))
     };
     let (a, b) = (node(), node());
@@ -147,7 +148,7 @@ async fn two_nodes_writing_one_cart_lose_nothing() {
             key.clone(),
             add.clone(),
         );
-        calls.push(actix_web::rt::spawn(async move {
+        calls.push(tokio::spawn(async move {
             node.update(&key, add).await.map(|_| ())
         }));
     }

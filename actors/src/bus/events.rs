@@ -40,6 +40,13 @@ pub enum Event {
         notice: Option<String>,
         sold_out: Vec<String>,
     },
+    /// An order reached a store's queue (`order:new`) or moved in it (`order:updated`), as the
+    /// tablet lists it, to the store's tablets.
+    TabletOrder {
+        store_code: String,
+        new: bool,
+        order: serde_json::Value,
+    },
     /// A cart changed: `cart:updated` to the owner's other sockets.
     CartUpdated {
         user_id: Option<i64>,

@@ -13,7 +13,7 @@ use crate::db::carts::{CartRepo, StoredCart};
 use crate::db::orders::OrderRepo;
 use crate::db::DbError;
 use crate::domain::cart::{Cart, CartError};
-use actix::{Actor, Addr};
+use actix::{Actor, Addr, ArbiterHandle};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -72,21 +72,25 @@ pub struct CartRegistry {
     orders: OrderRepo,
     bus: Arc<dyn Bus>,
     clock: Clock,
+    arbiter: ArbiterHandle,
     sessions: Mutex<HashMap<CartKey, Addr<CartSession>>>,
 }
 
 impl CartRegistry {
+    /// `arbiter`: where the sessions run (see `actor_thread`).
     pub fn new(
         carts: CartRepo,
         orders: OrderRepo,
         bus: Arc<dyn Bus>,
         clock: Clock,
+        arbiter: ArbiterHandle,
     ) -> CartRegistry {
         CartRegistry {
             carts,
             orders,
             bus,
             clock,
+            arbiter,
             sessions: Mutex::new(HashMap::new()),
         }
     }
@@ -154,14 +158,14 @@ impl CartRegistry {
         }
         // Sessions stop themselves when idle; drop their entries as new ones start.
         sessions.retain(|_, a| a.connected());
-        let addr = CartSession::new(
+        let session = CartSession::new(
             key.clone(),
             self.carts.clone(),
             self.orders.clone(),
             self.bus.clone(),
             self.clock.clone(),
-        )
-        .start();
+        );
+        let addr = CartSession::start_in_arbiter(&self.arbiter, |_| session);
         sessions.insert(key.clone(), addr.clone());
         addr
     }

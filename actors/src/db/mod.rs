@@ -11,6 +11,7 @@ pub mod idempotency;
 pub mod locks;
 pub mod login_failures;
 pub mod orders;
+pub mod payments;
 pub mod sessions;
 pub mod sms_codes;
 pub mod staff;

@@ -90,6 +90,14 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
                 to(TABLETS, store_room(store_code), "store:update", &payload),
             ]
         }
+        Event::TabletOrder {
+            store_code,
+            new,
+            order,
+        } => {
+            let event = if *new { "order:new" } else { "order:updated" };
+            vec![to(TABLETS, store_room(store_code), event, order)]
+        }
         Event::CartUpdated {
             user_id,
             cart_token,

@@ -1,0 +1,169 @@
+//! Payment attempts. Every change names the version it read, so a notify replayed or delivered
+//! twice at once changes the row once.
+
+use super::{Db, DbError};
+use crate::domain::money::Fen;
+use sqlx::Row;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaymentRow {
+    pub payment_id: String,
+    pub order_no: String,
+    pub user_id: i64,
+    pub method: String,
+    pub provider: String,
+    pub amount: Fen,
+    /// created, pending, paid, failed, closed, refunded.
+    pub state: String,
+    pub provider_trade_no: Option<String>,
+    pub instructions: Option<serde_json::Value>,
+    pub fail_reason: Option<String>,
+    pub refunded: Fen,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub updated_at: i64,
+    pub version: i64,
+}
+
+const COLUMNS: &str = "payment_id, order_no, user_id, method, provider, amount, state, \
+    provider_trade_no, instructions, fail_reason, refunded, created_at, expires_at, updated_at, version";
+
+fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
+    Ok(PaymentRow {
+        payment_id: r.try_get("payment_id")?,
+        order_no: r.try_get("order_no")?,
+        user_id: r.try_get("user_id")?,
+        method: r.try_get("method")?,
+        provider: r.try_get("provider")?,
+        amount: Fen(r.try_get("amount")?),
+        state: r.try_get("state")?,
+        provider_trade_no: r.try_get("provider_trade_no")?,
+        instructions: r
+            .try_get::<Option<String>, _>("instructions")?
+            .map(|s| serde_json::from_str(&s))
+            .transpose()?,
+        fail_reason: r.try_get("fail_reason")?,
+        refunded: Fen(r.try_get("refunded")?),
+        created_at: r.try_get("created_at")?,
+        expires_at: r.try_get("expires_at")?,
+        updated_at: r.try_get("updated_at")?,
+        version: r.try_get("version")?,
+    })
+}
+
+/// A change of a payment's state, with what comes with it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PaymentChange {
+    pub state: String,
+    pub provider_trade_no: Option<String>,
+    pub instructions: Option<serde_json::Value>,
+    pub fail_reason: Option<String>,
+    pub refunded: Option<Fen>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PaymentRepo {
+    db: Db,
+}
+
+impl PaymentRepo {
+    pub fn new(db: Db) -> PaymentRepo {
+        PaymentRepo { db }
+    }
+
+    pub async fn insert(&self, p: &PaymentRow) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO payments (payment_id, order_no, user_id, method, provider, amount, state, \
+             created_at, expires_at, updated_at, version) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)",
+        )
+        .bind(&p.payment_id)
+        .bind(&p.order_no)
+        .bind(p.user_id)
+        .bind(&p.method)
+        .bind(&p.provider)
+        .bind(p.amount.0)
+        .bind(&p.state)
+        .bind(p.created_at)
+        .bind(p.expires_at)
+        .bind(p.created_at)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    pub async fn get(&self, payment_id: &str) -> Result<Option<PaymentRow>, DbError> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE payment_id = $1"
+        ))
+        .bind(payment_id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(read).transpose()
+    }
+
+    pub async fn for_order(&self, order_no: &str) -> Result<Vec<PaymentRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE order_no = $1 ORDER BY created_at, payment_id"
+        ))
+        .bind(order_no)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(read).collect()
+    }
+
+    /// The user's newest pending payment created after `since`.
+    pub async fn pending_for_user(
+        &self,
+        user_id: i64,
+        since: i64,
+    ) -> Result<Option<PaymentRow>, DbError> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE user_id = $1 AND state = 'pending' \
+             AND created_at > $2 ORDER BY created_at DESC LIMIT 1"
+        ))
+        .bind(user_id)
+        .bind(since)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(read).transpose()
+    }
+
+    /// Pending or created payments whose 30 minutes are over.
+    pub async fn expired(&self, now: i64) -> Result<Vec<PaymentRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending') AND expires_at <= $1"
+        ))
+        .bind(now)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(read).collect()
+    }
+
+    /// Applies `change` if the payment is still at `read_version`; false when it moved first.
+    pub async fn change(
+        &self,
+        p: &PaymentRow,
+        change: &PaymentChange,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "UPDATE payments SET state = $1, \
+             provider_trade_no = COALESCE($2, provider_trade_no), \
+             instructions = COALESCE($3, instructions), fail_reason = COALESCE($4, fail_reason), \
+             refunded = COALESCE($5, refunded), updated_at = $6, version = version + 1 \
+             WHERE payment_id = $7 AND version = $8",
+        )
+        .bind(&change.state)
+        .bind(&change.provider_trade_no)
+        .bind(change.instructions.as_ref().map(|v| v.to_string()))
+        .bind(&change.fail_reason)
+        .bind(change.refunded.map(|f| f.0))
+        .bind(now)
+        .bind(&p.payment_id)
+        .bind(p.version)
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,115 @@
+//! Orders as virtual actors: one [`OrderSession`] per active order serialises its moves (a
+//! tablet's tap, a payment notify, the customer's cancel). Each move is checked by the state
+//! machine, written with its history row under the order's version, and only then announced:
+//! `order:progress` with the next `seq` to the order's watchers and the store, and the tablet's
+//! card (`order:new` when the order reaches the queue, `order:updated` after).
+
+mod session;
+pub mod view;
+
+pub use session::{Move, MoveDone, OrderSession};
+
+use crate::bus::Bus;
+use crate::catalogue::CatalogueService;
+use crate::clock::Clock;
+use crate::db::orders::OrderRepo;
+use crate::db::DbError;
+use crate::domain::order_machine::{Actor as Mover, Command, MoveError};
+use actix::{Actor, Addr, ArbiterHandle};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrderFailure {
+    #[error("no such order")]
+    NotFound,
+    #[error(transparent)]
+    Refused(#[from] MoveError),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("the order kept changing under concurrent writers")]
+    Contended,
+    #[error("order session unavailable")]
+    Unavailable,
+}
+
+pub struct OrderRegistry {
+    repo: OrderRepo,
+    catalogue: Arc<CatalogueService>,
+    bus: Arc<dyn Bus>,
+    clock: Clock,
+    arbiter: ArbiterHandle,
+    sessions: Mutex<HashMap<String, Addr<OrderSession>>>,
+}
+
+impl OrderRegistry {
+    /// `arbiter`: where the sessions run (see `actor_thread`).
+    pub fn new(
+        repo: OrderRepo,
+        catalogue: Arc<CatalogueService>,
+        bus: Arc<dyn Bus>,
+        clock: Clock,
+        arbiter: ArbiterHandle,
+    ) -> OrderRegistry {
+        OrderRegistry {
+            repo,
+            catalogue,
+            bus,
+            clock,
+            arbiter,
+            sessions: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn repo(&self) -> &OrderRepo {
+        &self.repo
+    }
+
+    /// Asks the order's session to make a move; answers the transition once it is stored and
+    /// announced.
+    pub async fn make_move(
+        &self,
+        order_no: &str,
+        mover: Mover,
+        command: Command,
+        paid: crate::domain::money::Fen,
+    ) -> Result<MoveDone, OrderFailure> {
+        let msg = || Move {
+            mover,
+            command: command.clone(),
+            paid,
+        };
+        for _ in 0..2 {
+            match self.session(order_no).send(msg()).await {
+                Ok(result) => return result,
+                Err(_) => self.forget(order_no),
+            }
+        }
+        Err(OrderFailure::Unavailable)
+    }
+
+    fn session(&self, order_no: &str) -> Addr<OrderSession> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(addr) = sessions.get(order_no).filter(|a| a.connected()) {
+            return addr.clone();
+        }
+        sessions.retain(|_, a| a.connected());
+        let session = OrderSession::new(
+            order_no.to_string(),
+            self.repo.clone(),
+            self.catalogue.clone(),
+            self.bus.clone(),
+            self.clock.clone(),
+        );
+        let addr = OrderSession::start_in_arbiter(&self.arbiter, |_| session);
+        sessions.insert(order_no.to_string(), addr.clone());
+        addr
+    }
+
+    fn forget(&self, order_no: &str) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if sessions.get(order_no).is_some_and(|a| !a.connected()) {
+            sessions.remove(order_no);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! One order's session: runs its moves one at a time and stops when idle.
+
+use super::view::{order_eta, tablet_order};
+use super::OrderFailure;
+use crate::bus::{Bus, Event};
+use crate::catalogue::CatalogueService;
+use crate::clock::Clock;
+use crate::db::orders::{OrderRepo, TransitionRow};
+use crate::domain::money::Fen;
+use crate::domain::order_machine::{apply, Actor as Mover, Command, OrderState, Transition};
+use actix::prelude::*;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const IDLE: Duration = Duration::from_secs(300);
+const ATTEMPTS: usize = 5;
+
+pub struct OrderSession {
+    order_no: String,
+    repo: OrderRepo,
+    catalogue: Arc<CatalogueService>,
+    bus: Arc<dyn Bus>,
+    clock: Clock,
+    last_used: Instant,
+}
+
+impl OrderSession {
+    pub fn new(
+        order_no: String,
+        repo: OrderRepo,
+        catalogue: Arc<CatalogueService>,
+        bus: Arc<dyn Bus>,
+        clock: Clock,
+    ) -> OrderSession {
+        OrderSession {
+            order_no,
+            repo,
+            catalogue,
+            bus,
+            clock,
+            last_used: Instant::now(),
+        }
+    }
+}
+
+impl Actor for OrderSession {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        ctx.run_interval(IDLE / 5, |session, ctx| {
+            if session.last_used.elapsed() >= IDLE {
+                ctx.stop();
+            }
+        });
+    }
+}
+
+/// A move of the order, by whom, and the money it brings (a payment).
+#[derive(Message)]
+#[rtype(result = "Result<MoveDone, OrderFailure>")]
+pub struct Move {
+    pub mover: Mover,
+    pub command: Command,
+    pub paid: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveDone {
+    pub transition: Transition,
+    pub seq: i64,
+    pub store_code: String,
+    pub user_id: i64,
+    pub at: i64,
+}
+
+impl Handler<Move> for OrderSession {
+    type Result = AtomicResponse<Self, Result<MoveDone, OrderFailure>>;
+
+    fn handle(&mut self, msg: Move, _: &mut Context<Self>) -> Self::Result {
+        self.last_used = Instant::now();
+        let (order_no, repo, catalogue, bus, clock) = (
+            self.order_no.clone(),
+            self.repo.clone(),
+            self.catalogue.clone(),
+            self.bus.clone(),
+            self.clock.clone(),
+        );
+        AtomicResponse::new(Box::pin(
+            async move { make_move(&order_no, &repo, &catalogue, bus.as_ref(), &clock, msg).await }
+                .into_actor(self),
+        ))
+    }
+}
+
+async fn make_move(
+    order_no: &str,
+    repo: &OrderRepo,
+    catalogue: &CatalogueService,
+    bus: &dyn Bus,
+    clock: &Clock,
+    msg: Move,
+) -> Result<MoveDone, OrderFailure> {
+    for _ in 0..ATTEMPTS {
+        let row = repo.find(order_no).await?.ok_or(OrderFailure::NotFound)?;
+        let now = clock.now_ms();
+        let current = OrderState {
+            state: row.state,
+            progress: row.progress,
+            last_move_at_ms: row.updated_at,
+        };
+        let transition = apply(&current, msg.mover, &msg.command, now)?;
+        let write = TransitionRow {
+            state: transition.state,
+            progress: transition.progress,
+            actor: msg.mover.as_str().to_string(),
+            note: transition
+                .note
+                .clone()
+                .or_else(|| Some(msg.command.name().to_string())),
+            at: now,
+            paid: msg.paid,
+        };
+        let Some(seq) = repo.transition(order_no, row.version, &write).await? else {
+            continue; // another node moved it first: read again and re-check
+        };
+        // The tablets see an order from the moment it reaches the store until it leaves.
+        let for_tablets = transition.reaches_store || current.in_store_queue();
+        announce(
+            order_no,
+            repo,
+            catalogue,
+            bus,
+            clock,
+            &transition,
+            seq,
+            now,
+            for_tablets,
+        )
+        .await;
+        return Ok(MoveDone {
+            transition,
+            seq,
+            store_code: row.store_code,
+            user_id: row.user_id,
+            at: now,
+        });
+    }
+    Err(OrderFailure::Contended)
+}
+
+/// After the write: the watchers' progress event, and the tablet's card when the order is (or
+/// just became) part of the store's queue. A failed publish is logged: clients catch up from
+/// the next event's seq gap or their next snapshot.
+#[allow(clippy::too_many_arguments)]
+async fn announce(
+    order_no: &str,
+    repo: &OrderRepo,
+    catalogue: &CatalogueService,
+    bus: &dyn Bus,
+    clock: &Clock,
+    transition: &Transition,
+    seq: i64,
+    at: i64,
+    for_tablets: bool,
+) {
+    let (row, history) = match (repo.find(order_no).await, repo.history(order_no).await) {
+        (Ok(Some(row)), Ok(history)) => (row, history),
+        _ => {
+            tracing::warn!(
+                order_no,
+                "order moved but could not be read back to announce it"
+            );
+            return;
+        }
+    };
+    let snapshot = catalogue.get().await;
+    let progress = Event::OrderProgress {
+        order_no: order_no.to_string(),
+        store_code: row.store_code.clone(),
+        user_id: Some(row.user_id),
+        progress: transition.progress,
+        state: transition.state,
+        at,
+        eta: order_eta(&row, &history, &snapshot, clock.now_ms()),
+        seq: seq.max(0) as u64,
+    };
+    if let Err(e) = bus.publish(&progress).await {
+        tracing::warn!(error = %e, order_no, "order:progress not published");
+    }
+    if for_tablets {
+        let card = serde_json::to_value(tablet_order(&row, &history)).unwrap_or_default();
+        let event = Event::TabletOrder {
+            store_code: row.store_code.clone(),
+            new: transition.reaches_store,
+            order: card,
+        };
+        if let Err(e) = bus.publish(&event).await {
+            tracing::warn!(error = %e, order_no, "tablet order event not published");
+        }
+    }
+}

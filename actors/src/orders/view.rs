@@ -1,0 +1,216 @@
+//! How an order is shown beyond its row: the tablet's card (`TabletOrder`, also the payload of
+//! `order:new` and `order:updated`), its steps and its ETA.
+
+use crate::catalogue::Snapshot;
+use crate::db::orders::{OrderEvent, OrderRow};
+use crate::domain::catalog::DELIVERY;
+use crate::domain::lang::Lang;
+use crate::domain::money::{yuan, Fen};
+use crate::domain::order_machine::{eta, step_label, Promise, STEPS};
+use crate::domain::phone::Phone;
+use serde::Serialize;
+use serde_json::Value;
+
+/// An order line as the kitchen reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KitchenLine {
+    pub name: String,
+    pub quantity: u32,
+    /// Size, crust, sauce, extras and removed toppings, combo choices, as short texts.
+    pub options: Vec<String>,
+    /// The flavours of a multi-flavour or half-and-half pizza.
+    pub halves: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabletOrder {
+    pub order_no: String,
+    pub state: u8,
+    pub progress: u8,
+    pub order_type: u8,
+    pub order_time: i64,
+    pub is_book_order: bool,
+    /// When the order reached the store (paid, or submitted as cash on delivery).
+    pub paid_at: Option<i64>,
+    /// When it entered its current stage.
+    pub stage_since: i64,
+    pub seq: i64,
+    #[serde(with = "yuan")]
+    pub order_amount: Fen,
+    pub payment_type: String,
+    pub lines: Vec<KitchenLine>,
+    pub remark: String,
+    pub tableware: u32,
+    pub desk_no: Option<String>,
+    pub receiver_name: String,
+    pub receiver_mobile: String,
+    /// Delivery only: the address as the rider reads it.
+    pub address: Option<String>,
+    /// The promise: the order time for bookings, else submit + the store's time.
+    pub promised_by: i64,
+}
+
+fn text(doc: &Value, key: &str) -> String {
+    doc.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+fn kitchen_line(doc: &Value) -> KitchenLine {
+    let mut options = Vec::new();
+    let mut halves = Vec::new();
+    for key in ["pizzaSizeName", "pizzaPastryName"] {
+        if let Some(v) = doc.get(key).and_then(Value::as_str) {
+            options.push(v.to_string());
+        }
+    }
+    for group in doc
+        .get("properties")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = group.get("group").and_then(Value::as_str).unwrap_or("");
+        for v in group
+            .get("values")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let label = v
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let qty = v.get("quantity").and_then(Value::as_u64).unwrap_or(1);
+            match name {
+                "Pizza" => halves.push(label),
+                "Base" if qty == 0 => options.push(format!("去{label}")),
+                "Base" => {}
+                "Extra" if qty > 1 => options.push(format!("加{label}×{qty}")),
+                "Extra" => options.push(format!("加{label}")),
+                "Sauce" if v.get("isDefault").and_then(Value::as_bool) == Some(true) => {}
+                _ => options.push(label),
+            }
+        }
+    }
+    KitchenLine {
+        name: text(doc, "prodName"),
+        quantity: doc.get("quantity").and_then(Value::as_u64).unwrap_or(1) as u32,
+        options,
+        halves,
+    }
+}
+
+/// When each progress code was first entered (the ETA and the steps read it).
+pub fn stage_history(history: &[OrderEvent]) -> Vec<(u8, i64)> {
+    history.iter().map(|e| (e.progress, e.at)).collect()
+}
+
+pub fn promise(row: &OrderRow, snapshot: &Snapshot) -> Promise {
+    match snapshot.store(&row.store_code) {
+        Some(store) => Promise::for_store(store, row.order_type, row.is_book, row.order_time),
+        None => Promise {
+            order_type: row.order_type,
+            is_book: row.is_book,
+            order_time_ms: row.order_time,
+            delivery_min: 30,
+            estimate_min: 15,
+        },
+    }
+}
+
+pub fn order_eta(
+    row: &OrderRow,
+    history: &[OrderEvent],
+    snapshot: &Snapshot,
+    now: i64,
+) -> Option<i64> {
+    eta(
+        &promise(row, snapshot),
+        row.progress,
+        &stage_history(history),
+        now,
+    )
+}
+
+/// When the order reached the store: the first history row awaiting acceptance.
+pub fn reached_store_at(history: &[OrderEvent]) -> Option<i64> {
+    history
+        .iter()
+        .find(|e| e.progress == 0 && (e.state == 6 || e.state == 7))
+        .map(|e| e.at)
+}
+
+pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
+    let doc = &row.doc;
+    let stage_since = history
+        .iter()
+        .rev()
+        .find(|e| e.progress == row.progress)
+        .map_or(row.updated_at, |e| e.at);
+    let address = (row.order_type == DELIVERY).then(|| {
+        let a = doc.get("address").cloned().unwrap_or_default();
+        format!("{} {}", text(&a, "baseAddress"), text(&a, "houseNumber"))
+            .trim()
+            .to_string()
+    });
+    TabletOrder {
+        order_no: row.order_no.clone(),
+        state: row.state,
+        progress: row.progress,
+        order_type: row.order_type,
+        order_time: row.order_time,
+        is_book_order: row.is_book,
+        paid_at: reached_store_at(history),
+        stage_since,
+        seq: row.seq,
+        order_amount: row.order_amount,
+        payment_type: row.payment_type.clone(),
+        lines: row.lines.iter().map(|l| kitchen_line(&l.doc)).collect(),
+        remark: text(doc, "remark"),
+        tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,
+        desk_no: doc.get("deskNo").and_then(Value::as_str).map(String::from),
+        receiver_name: text(doc, "receiverName"),
+        receiver_mobile: Phone::parse(&text(doc, "receiverMobile"))
+            .map(|p| p.masked())
+            .unwrap_or_default(),
+        address,
+        promised_by: row.order_time,
+    }
+}
+
+/// One step of the status page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub progress: u8,
+    pub label: &'static str,
+    pub at: Option<i64>,
+    pub done: bool,
+    pub current: bool,
+}
+
+/// The status page's steps (accept, make, oven, quality check, dispatch or ready, delivered or
+/// completed) with the time each was reached.
+pub fn steps(row: &OrderRow, history: &[OrderEvent], lang: Lang) -> Vec<Step> {
+    let reached = |p: u8| history.iter().find(|e| e.progress == p).map(|e| e.at);
+    let in_flow = STEPS.contains(&row.progress) || row.progress == 4;
+    let current = if row.progress == 4 { 10 } else { row.progress };
+    STEPS
+        .iter()
+        .map(|&p| {
+            let at = reached(p).or(if p == 10 { reached(4) } else { None });
+            Step {
+                progress: p,
+                label: step_label(p, row.order_type, lang),
+                at,
+                done: in_flow && p <= current,
+                current: in_flow && p == current,
+            }
+        })
+        .collect()
+}
