@@ -139,6 +139,9 @@ impl Application {
             io: realtime.io,
         };
 
+        let _ = realtime
+            .order_watch
+            .set(Arc::new(http::order_detail::WatchOrders(state.clone())));
         let server = run(listener, state.clone(), realtime.engine, &settings)?;
         let housekeeping = crate::housekeeping::start(state.clone());
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");

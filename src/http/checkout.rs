@@ -81,7 +81,7 @@ const MAX_TABLEWARE: u32 = 20;
 const IDEMPOTENCY_HEADER: &str = "Idempotency-Key";
 
 /// 1–64 visible ASCII characters (clients send a uuid).
-fn idempotency_key(req: &HttpRequest) -> ApiResult<Option<String>> {
+pub fn idempotency_key(req: &HttpRequest) -> ApiResult<Option<String>> {
     let Some(value) = req.headers().get(IDEMPOTENCY_HEADER) else {
         return Ok(None);
     };
@@ -101,7 +101,7 @@ fn body_hash(body: &serde_json::Value) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn replay(recorded: &Recorded) -> HttpResponse {
+pub fn replay(recorded: &Recorded) -> HttpResponse {
     HttpResponse::build(StatusCode::from_u16(recorded.status).unwrap_or(StatusCode::OK))
         .insert_header(("Idempotent-Replayed", "true"))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
@@ -454,6 +454,12 @@ async fn attempt(
             other => other.into(),
         })?;
     tracing::info!(order_no = %answer.order_no, order_id = done.order_id, amount = %total, "order submitted");
+    if payment == PaymentType::Offline {
+        // Cash on delivery reaches the store's queue at once.
+        if let Err(e) = state.orders.announce_new(&answer.order_no).await {
+            tracing::warn!(error = %e, "new cash-on-delivery order not announced");
+        }
+    }
     let mut answer = answer;
     answer.order_id = done.order_id;
     Ok(HttpResponse::Ok()

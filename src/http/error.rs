@@ -88,6 +88,10 @@ pub enum ApiError {
     /// The delivery address is outside the store's delivery area: errCode "-5".
     #[error("out of delivery area")]
     OutOfArea,
+    /// The provider refused a refund: errCode "01", 退券失败，请联系客服 (spec §5, §8); data
+    /// `{content, storeTel}` for the alert.
+    #[error("refund refused: {content}")]
+    RefundFailed { content: String, store_tel: String },
     /// The client's amounts differ from the server's: errCode "-6", data is the fresh cart.
     #[error("amounts changed")]
     AmountsChanged(serde_json::Value),
@@ -147,6 +151,7 @@ impl ApiError {
             ApiError::Cart(_) => "-4",
             ApiError::OutOfArea => "-5",
             ApiError::AmountsChanged(_) => "-6",
+            ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::Unavailable(_) => "503",
             ApiError::Internal(_) => "500",
@@ -184,6 +189,10 @@ impl ApiError {
                 "地址不在门店配送范围内",
                 "That address is outside the store's delivery area",
             ),
+            ApiError::RefundFailed { .. } => Msg::fixed(
+                "退券失败，请联系客服",
+                "Refund failed, please contact customer service",
+            ),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -209,6 +218,7 @@ impl ResponseError for ApiError {
             ApiError::StoreLookup { status, .. } => *status,
             ApiError::Conflict(_) | ApiError::AmountsChanged(_) => StatusCode::CONFLICT,
             ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
+            ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -224,6 +234,9 @@ impl ResponseError for ApiError {
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
             ApiError::AmountsChanged(cart) => cart.clone(),
+            ApiError::RefundFailed { content, store_tel } => {
+                serde_json::json!({ "content": content, "storeTel": store_tel })
+            }
             ApiError::Invalid(fields) => fields
                 .iter()
                 .map(|f| serde_json::json!({"field": f.field, "message": f.msg.pick(lang)}))
@@ -299,6 +312,10 @@ mod tests {
             ApiError::cart("购物车为空，无法结算", "Your cart is empty"),
             ApiError::OutOfArea,
             ApiError::AmountsChanged(serde_json::Value::Null),
+            ApiError::RefundFailed {
+                content: "x".into(),
+                store_tel: "021".into(),
+            },
         ];
         let expected = [
             ("400", 400),
@@ -318,6 +335,7 @@ mod tests {
             ("-4", 400),
             ("-5", 400),
             ("-6", 409),
+            ("01", 502),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

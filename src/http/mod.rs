@@ -19,8 +19,11 @@ pub mod health;
 pub mod me;
 pub mod menu;
 pub mod openapi;
+pub mod order_detail;
 pub mod orders;
 pub mod params;
+pub mod payments;
+pub mod sandbox;
 pub mod session;
 pub mod staff_session;
 pub mod static_files;
@@ -97,9 +100,22 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(checkout::submit)
                 .service(orders::list)
                 .service(orders::reorder)
-                .service(orders::detail)
+                .service(order_detail::cancel)
+                .service(order_detail::refund_again)
+                .service(order_detail::comment)
+                .service(order_detail::detail)
                 .service(tablet::login)
                 .service(tablet::logout)
+                .service(tablet::queue)
+                .service(tablet::accept)
+                .service(tablet::refuse)
+                .service(tablet::advance)
+                .service(tablet::undo)
+                // Literal payment paths before /payments/{paymentId}.
+                .service(payments::create)
+                .service(payments::in_progress)
+                .service(payments::notify)
+                .service(payments::status)
                 .service(dev::sms_outbox)
                 .service(orders::dev_table_link)
                 .default_service(web::to(|| async {
@@ -109,5 +125,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                     ))
                 })),
         )
+        // The sandbox provider's own pages, outside the API (only while it is configured).
+        .service(sandbox::cashier)
+        .service(sandbox::pay)
         .configure(|cfg| static_files::configure(cfg, static_dir));
 }

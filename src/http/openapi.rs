@@ -2,8 +2,8 @@
 //! UI at /api-docs/.
 
 use super::{
-    addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, orders, stores, system,
-    tablet,
+    addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, order_detail, orders,
+    payments, stores, system, tablet,
 };
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -31,9 +31,12 @@ use utoipa::{Modify, OpenApi};
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
         cart::choose_rule, cart::clear_unavailable, cart::verify,
-        orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, orders::detail,
+        orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, order_detail::detail,
+        order_detail::cancel, order_detail::refund_again, order_detail::comment,
         orders::reorder,
-        tablet::login, tablet::logout,
+        tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
+        tablet::advance, tablet::undo,
+        payments::create, payments::in_progress, payments::status, payments::notify,
         dev::sms_outbox, orders::dev_table_link,
     ),
     modifiers(&BearerAuth),
@@ -47,6 +50,8 @@ use utoipa::{Modify, OpenApi};
             Every call answers the whole cart, priced by the server. See docs/cart-and-checkout.md."),
         (name = "orders", description = "Order type and time, scan-to-order, submit \
             (Idempotency-Key) and the order."),
+        (name = "payments", description = "Payment attempts, the pay-in-progress record and the \
+            provider's notify. See docs/payments-and-orders.md."),
         (name = "tablet", description = "Store tablets: a staff token (POST /tablet/login) scoped \
             to its store."),
         (name = "dev", description = "Only while the sandbox providers are configured."),

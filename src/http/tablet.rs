@@ -1,5 +1,6 @@
-//! The store tablet's API: staff login (store code, staff code, PIN). The order queue and its
-//! moves come with the order actor.
+//! The store tablet's API: staff login (store code, staff code, PIN), the store's live queue,
+//! and the moves staff make: accept, refuse (a paid order is refunded), advance, undo. A staff
+//! token reaches only its store's orders (403 otherwise, and nothing changes).
 
 use super::context::Ctx;
 use super::credentials::{password_error, throttle_error};
@@ -9,12 +10,18 @@ use super::error::{ApiError, ApiResult, Msg};
 use super::params;
 use super::staff_session::StaffAuth;
 use crate::state::AppState;
-use actix_web::{post, web};
+use actix_web::{get, post, web};
 use actors::accounts::passwords;
 use actors::accounts::secrets::Token;
 use actors::db::staff::StaffRepo;
+use actors::domain::hours::{china_offset, china_time};
+use actors::domain::lang::Lang;
+use actors::domain::money::Fen;
+use actors::domain::order_machine::{state as s, Actor as Mover, Command};
+use actors::orders::view::{tablet_order, TabletOrder};
+use actors::orders::OrderFailure;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -96,4 +103,189 @@ pub async fn logout(state: web::Data<AppState>, staff: StaffAuth) -> ApiResult<R
         .delete_session(&staff.token_hash)
         .await?;
     Ok(Reply::new(()))
+}
+
+impl From<OrderFailure> for ApiError {
+    fn from(e: OrderFailure) -> ApiError {
+        match e {
+            OrderFailure::NotFound => ApiError::not_found("订单不存在", "No such order"),
+            OrderFailure::Refused(m) => {
+                ApiError::conflict(m.message(Lang::Zh), m.message(Lang::En))
+            }
+            OrderFailure::Db(e) => e.into(),
+            OrderFailure::Contended | OrderFailure::Unavailable => ApiError::conflict(
+                "订单正在处理，请重试",
+                "The order is being updated; please try again",
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct QueueQuery {
+    /// active (default): awaiting acceptance and in production; today: also today's closed ones.
+    scope: Option<String>,
+}
+
+/// The store's live queue, oldest first.
+#[utoipa::path(tag = "tablet", params(QueueQuery),
+    responses((status = 200, body = inline(Envelope<Vec<Object>>)), (status = 401)))]
+#[get("/tablet/orders")]
+pub async fn queue(
+    state: web::Data<AppState>,
+    staff: StaffAuth,
+    query: web::Query<QueueQuery>,
+) -> ApiResult<Reply<Vec<TabletOrder>>> {
+    let repo = state.orders.repo();
+    let mut states = vec![s::PAID, s::CASH_ON_DELIVERY, s::ACCEPTED];
+    let today = match query.scope.as_deref().unwrap_or("active") {
+        "active" => false,
+        "today" => true,
+        _ => {
+            return Err(ApiError::bad_input(
+                "scope 不正确",
+                "scope must be active or today",
+            ))
+        }
+    };
+    if today {
+        states.extend([s::COMPLETED, s::REFUSED_BY_STORE, s::CANCELLED_BY_CUSTOMER]);
+    }
+    let start_of_day = china_time(state.clock.now_ms())
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|d| d.and_local_timezone(china_offset()).single())
+        .map_or(0, |d| d.timestamp_millis());
+    let mut list = Vec::new();
+    for order_no in repo.store_queue(staff.store_code(), &states).await? {
+        let (Some(row), history) = (repo.find(&order_no).await?, repo.history(&order_no).await?)
+        else {
+            continue;
+        };
+        // An order awaiting acceptance is there because it reached the store; closed ones only today.
+        let closed = actors::domain::order_machine::is_closed(row.state);
+        if closed && row.updated_at < start_of_day {
+            continue;
+        }
+        if closed && actors::orders::view::reached_store_at(&history).is_none() {
+            continue;
+        }
+        list.push(tablet_order(&row, &history));
+    }
+    Ok(Reply::new(list))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TabletMoveDto {
+    #[schema(value_type = Object)]
+    pub order: TabletOrder,
+    /// Refusing a paid order refunds it: refunded, failed (the customer service follows up), or
+    /// null when no refund was due.
+    pub refund: Option<&'static str>,
+}
+
+async fn store_move(
+    state: &AppState,
+    staff: &StaffAuth,
+    order_no: &str,
+    command: Command,
+) -> ApiResult<Reply<TabletMoveDto>> {
+    let order_no = params::code("orderNo", order_no)?;
+    let repo = state.orders.repo();
+    let row = repo
+        .find(&order_no)
+        .await?
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    // Another store's order: refused before anything is touched.
+    staff.check_store(&row.store_code)?;
+    let done = state
+        .orders
+        .make_move(&order_no, Mover::Store, command, Fen::ZERO)
+        .await?;
+    let mut refund = None;
+    if done.transition.refund {
+        refund = Some(match state.payments.refund_order(&order_no).await {
+            Ok(_) => "refunded",
+            Err(e) => {
+                tracing::error!(error = %e, order_no, "refund after refusal failed");
+                "failed"
+            }
+        });
+    }
+    let row = repo
+        .find(&order_no)
+        .await?
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let history = repo.history(&order_no).await?;
+    Ok(Reply::new(TabletMoveDto {
+        order: tablet_order(&row, &history),
+        refund,
+    }))
+}
+
+/// Accepts an order awaiting acceptance.
+#[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)),
+    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+#[post("/tablet/orders/{orderNo}/accept")]
+pub async fn accept(
+    state: web::Data<AppState>,
+    staff: StaffAuth,
+    path: web::Path<String>,
+) -> ApiResult<Reply<TabletMoveDto>> {
+    store_move(&state, &staff, &path, Command::Accept).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RefuseBody {
+    reason: String,
+}
+
+/// Refuses an order awaiting acceptance, with a reason; a paid order is refunded.
+#[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = RefuseBody,
+    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+#[post("/tablet/orders/{orderNo}/refuse")]
+pub async fn refuse(
+    state: web::Data<AppState>,
+    staff: StaffAuth,
+    path: web::Path<String>,
+    body: web::Json<RefuseBody>,
+) -> ApiResult<Reply<TabletMoveDto>> {
+    let reason: String = body.into_inner().reason.chars().take(100).collect();
+    store_move(&state, &staff, &path, Command::Refuse { reason }).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StageBody {
+    /// The progress the tablet showed; a stale one is refused (someone moved the order first).
+    from: u8,
+}
+
+/// Moves an accepted order to its next stage (making, oven, quality check, dispatch or ready,
+/// completed).
+#[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = StageBody,
+    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+#[post("/tablet/orders/{orderNo}/advance")]
+pub async fn advance(
+    state: web::Data<AppState>,
+    staff: StaffAuth,
+    path: web::Path<String>,
+    body: web::Json<StageBody>,
+) -> ApiResult<Reply<TabletMoveDto>> {
+    store_move(&state, &staff, &path, Command::Advance { from: body.from }).await
+}
+
+/// Takes back the last step, within two minutes.
+#[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = StageBody,
+    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+#[post("/tablet/orders/{orderNo}/undo")]
+pub async fn undo(
+    state: web::Data<AppState>,
+    staff: StaffAuth,
+    path: web::Path<String>,
+    body: web::Json<StageBody>,
+) -> ApiResult<Reply<TabletMoveDto>> {
+    store_move(&state, &staff, &path, Command::Undo { from: body.from }).await
 }

@@ -26,6 +26,8 @@ pub struct Realtime {
     pub io: SocketIo,
     pub engine: Arc<EngineIo<SocketIo>>,
     pub bus: Arc<dyn Bus>,
+    /// Filled by the app once its state exists: what `order:watch` reads.
+    pub order_watch: gateway::OrderWatchSlot,
 }
 
 /// `redis`: the url and key prefix when Redis is configured. Must run inside the runtime: it
@@ -50,16 +52,23 @@ pub fn start(
         }
         None => SocketIo::new(config),
     };
+    let order_watch = gateway::OrderWatchSlot::default();
     gateway::install(
         &io,
         clock.clone(),
         resolve_user(sessions, clock.clone()),
         resolve_staff(db, clock),
+        order_watch.clone(),
     );
     let bus: Arc<dyn Bus> = Arc::new(LocalBus::new());
     tokio::spawn(gateway::pump(io.clone(), bus.clone()));
     let engine = io.engine(EngineConfig::default());
-    Ok(Realtime { io, engine, bus })
+    Ok(Realtime {
+        io,
+        engine,
+        bus,
+        order_watch,
+    })
 }
 
 fn resolve_staff(db: Db, clock: Clock) -> ResolveStaff {

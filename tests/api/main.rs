@@ -12,6 +12,7 @@ mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod payments;
 mod races;
 mod session_store;
 mod sms_codes;

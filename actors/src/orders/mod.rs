@@ -88,6 +88,25 @@ impl OrderRegistry {
         Err(OrderFailure::Unavailable)
     }
 
+    /// A new order that reaches the store at once (cash on delivery): the tablets get it.
+    pub async fn announce_new(&self, order_no: &str) -> Result<(), OrderFailure> {
+        let row = self
+            .repo
+            .find(order_no)
+            .await?
+            .ok_or(OrderFailure::NotFound)?;
+        let history = self.repo.history(order_no).await?;
+        let event = crate::bus::Event::TabletOrder {
+            store_code: row.store_code.clone(),
+            new: true,
+            order: serde_json::to_value(view::tablet_order(&row, &history)).unwrap_or_default(),
+        };
+        if let Err(e) = self.bus.publish(&event).await {
+            tracing::warn!(error = %e, order_no, "order:new not published");
+        }
+        Ok(())
+    }
+
     fn session(&self, order_no: &str) -> Addr<OrderSession> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(addr) = sessions.get(order_no).filter(|a| a.connected()) {

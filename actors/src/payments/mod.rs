@@ -97,7 +97,8 @@ impl PaymentService {
         let now = self.clock.now_ms();
         let amount = order.order_amount - order.paid_amount;
         let mut row = PaymentRow {
-            payment_id: format!("P{}", uuid::Uuid::new_v4().simple()),
+            // 24 hex digits (96 random bits): unguessable, and a code the API accepts.
+            payment_id: format!("P{}", &uuid::Uuid::new_v4().simple().to_string()[..24]),
             order_no: order.order_no.clone(),
             user_id: order.user_id,
             method: method.as_str().to_string(),
@@ -331,10 +332,7 @@ impl PaymentService {
                 }
             }
         }
-        self.repo
-            .get(payment_id)
-            .await?
-            .ok_or(PayFailure::NotFound)
+        self.repo.get(payment_id).await?.ok_or(PayFailure::NotFound)
     }
 
     /// Closes every attempt past its 30 minutes, cancelling orders left unpaid.

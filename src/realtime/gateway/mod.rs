@@ -7,8 +7,8 @@
 //!   watching another store leaves the previous one. `store:unwatch` leaves it.
 //!
 //! The handshake `auth` may carry `token` (a logged-in user: joins `user:{id}` for payment
-//! results and cart changes) and `cartToken` (a visitor's cart). `order:watch` arrives with
-//! the order actor.
+//! results and cart changes) and `cartToken` (a visitor's cart). `order:watch` (ack)
+//! `{orderNo, viewToken?}` follows one order (see `on_order_watch`).
 //!
 //! Tablets connect to `/store` with `auth: {token}`, a staff token: it is checked before the
 //! CONNECT is answered (CONNECT_ERROR "Not authorized" otherwise), and the socket joins its
@@ -19,11 +19,13 @@ pub mod routing;
 use super::socketio::{Socket, SocketIo};
 use actors::bus::Bus;
 use actors::clock::Clock;
-use routing::{cart_room, deliveries, store_room, user_room, CUSTOMERS, TABLETS};
+use actors::domain::lang::Lang;
+use routing::{cart_room, deliveries, order_room, store_room, user_room, CUSTOMERS, TABLETS};
 use serde_json::{json, Value};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::OnceLock;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Resolves a session token to its user id (None: unknown, expired or logged out).
@@ -37,16 +39,37 @@ pub type ResolveStaff = Arc<
         + Sync,
 >;
 
+/// What `order:watch` needs from the app, set once the app's state exists.
+pub trait OrderWatch: Send + Sync {
+    /// Whether the holder of `user_token` (a session) or `view_token` may follow the order.
+    fn allowed(
+        &self,
+        order_no: String,
+        user_token: Option<String>,
+        view_token: Option<String>,
+    ) -> Pin<Box<dyn Future<Output = bool> + Send>>;
+    /// The order's detail, as GET /orders/{orderNo} answers it.
+    fn snapshot(
+        &self,
+        order_no: String,
+        lang: Lang,
+    ) -> Pin<Box<dyn Future<Output = Option<Value>> + Send>>;
+}
+
+pub type OrderWatchSlot = Arc<OnceLock<Arc<dyn OrderWatch>>>;
+
 /// Registers the customer and tablet namespaces' handlers on `io`.
 pub fn install(
     io: &SocketIo,
     clock: Clock,
     resolve_user: ResolveUser,
     resolve_staff: ResolveStaff,
+    watch: OrderWatchSlot,
 ) {
     let customer_clock = clock.clone();
     io.of(CUSTOMERS).on_connection(move |socket| {
         on_customer(&socket, customer_clock.clone(), resolve_user.clone());
+        on_order_watch(&socket, watch.clone());
     });
     io.of(TABLETS)
         .auth_async(move |handshake| {
@@ -144,6 +167,61 @@ fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
             Err(_) => tracing::warn!("no runtime to resolve a socket's session on"),
         }
     }
+}
+
+/// `order:watch` (ack) `{orderNo, viewToken?}`: allowed for the owner (the handshake's token)
+/// or a view token holder. The socket joins the order's room before the snapshot is taken, so
+/// no event falls between them: the client applies events with a seq above the snapshot's.
+/// `order:unwatch` `{orderNo}` leaves it.
+fn on_order_watch(socket: &Socket, watch: OrderWatchSlot) {
+    socket.on("order:watch", move |socket, args, ack| {
+        let arg = args.first().cloned().unwrap_or(Value::Null);
+        let order_no = arg.get("orderNo").and_then(Value::as_str).filter(|c| is_code(c)).map(String::from);
+        let view_token = arg.get("viewToken").and_then(Value::as_str).map(String::from);
+        let user_token = socket.handshake().auth_str("token").map(String::from);
+        let lang = Lang::from_accept_language(
+            socket
+                .handshake()
+                .auth_str("lang")
+                .or_else(|| socket.handshake().headers.get("accept-language").and_then(|v| v.to_str().ok())),
+        );
+        let (Some(order_no), Some(watch)) = (order_no, watch.get().cloned()) else {
+            if let Some(ack) = ack {
+                ack.send(vec![json!({"errCode": "400", "errMsg": "orderNo is not valid"})]);
+            }
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let socket = socket.clone();
+        runtime.spawn(async move {
+            let answer = if watch.allowed(order_no.clone(), user_token, view_token).await {
+                socket.join(order_room(&order_no));
+                match watch.snapshot(order_no.clone(), lang).await {
+                    Some(order) => json!({"errCode": "00", "order": order}),
+                    None => json!({"errCode": "500", "errMsg": "the order could not be read"}),
+                }
+            } else {
+                json!({"errCode": "404", "errMsg": if lang == Lang::Zh { "订单不存在" } else { "No such order" }})
+            };
+            if let Some(ack) = ack {
+                ack.send(vec![answer]);
+            }
+        });
+    });
+    socket.on("order:unwatch", |socket, args, ack| {
+        if let Some(order_no) = args
+            .first()
+            .and_then(|a| a.get("orderNo"))
+            .and_then(Value::as_str)
+        {
+            socket.leave(&order_room(order_no));
+        }
+        if let Some(ack) = ack {
+            ack.send(vec![json!({"errCode": "00"})]);
+        }
+    });
 }
 
 fn leave_store_rooms(socket: &Socket) {

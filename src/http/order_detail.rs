@@ -1,0 +1,477 @@
+//! One order as the customer (or a holder of its view token) sees it: amounts, lines,
+//! history, the steps with their times, the ETA, the payment, and what can be done with it
+//! (cancel, refund, comment). `order:watch` answers the same snapshot.
+
+use super::context::Ctx;
+use super::envelope::{Envelope, Reply};
+use super::error::{ApiError, ApiResult};
+use super::params;
+use super::session::AuthUser;
+use crate::state::AppState;
+use actix_web::{get, post, web};
+use actors::db::orders::{OrderRepo, OrderRow};
+use actors::domain::lang::Lang;
+use actors::domain::money::{yuan, Fen};
+use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Command, OrderState};
+use actors::domain::order_status::state_label;
+use actors::domain::phone::Phone;
+use actors::domain::view_token::{verify, view_token};
+use actors::orders::view::{order_eta, steps, Step};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::Row;
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryDto {
+    pub seq: i64,
+    pub state: u8,
+    pub progress: u8,
+    /// system, customer or store.
+    pub actor: String,
+    pub note: Option<String>,
+    pub at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderPaymentDto {
+    pub payment_id: String,
+    pub state: String,
+    pub method: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommentDto {
+    pub rating: u8,
+    pub text: String,
+    pub at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderDetailDto {
+    pub order_no: String,
+    pub order_id: i64,
+    pub state: u8,
+    pub state_label: &'static str,
+    pub progress: u8,
+    /// The current step in the order type's words.
+    pub progress_label: &'static str,
+    pub order_type: u8,
+    pub order_time: i64,
+    pub is_book_order: bool,
+    pub store_code: String,
+    pub store_name: String,
+    pub store_tel: String,
+    pub payment_type: String,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_product_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub activity_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub freight_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub paid_amount: Fen,
+    pub receiver_name: String,
+    /// Masked: 139****5678.
+    pub receiver_mobile: String,
+    #[schema(value_type = Object)]
+    pub address: Value,
+    pub desk_no: Option<String>,
+    pub remark: String,
+    pub tableware: u32,
+    pub is_need_invoice: bool,
+    #[schema(value_type = Vec<Object>)]
+    pub lines: Vec<Value>,
+    #[schema(value_type = Vec<Object>)]
+    pub rules: Value,
+    pub created_at: i64,
+    /// Every transition with its time, oldest first.
+    pub history: Vec<HistoryDto>,
+    /// The last transition's number; `order:progress` events continue from it.
+    pub seq: i64,
+    pub eta: Option<i64>,
+    #[schema(value_type = Vec<Object>)]
+    pub steps: Vec<Step>,
+    pub can_cancel: bool,
+    /// Lets someone without the customer's login follow this order (`order:watch`).
+    pub view_token: String,
+    pub payment: Option<OrderPaymentDto>,
+    pub comment: Option<CommentDto>,
+}
+
+fn bilingual(v: Option<&Value>, lang: Lang) -> String {
+    let cn = v
+        .and_then(|v| v.get("cn"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let en = v
+        .and_then(|v| v.get("en"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if lang == Lang::En && !en.is_empty() {
+        en
+    } else {
+        cn
+    }
+    .to_string()
+}
+
+pub async fn comment_of(state: &AppState, order_no: &str) -> ApiResult<Option<CommentDto>> {
+    let row =
+        sqlx::query("SELECT rating, body, created_at FROM order_comments WHERE order_no = $1")
+            .bind(order_no)
+            .fetch_optional(state.db.pool())
+            .await
+            .map_err(actors::db::DbError::from)?;
+    Ok(row.map(|r| CommentDto {
+        rating: r.try_get::<i64, _>("rating").unwrap_or(0) as u8,
+        text: r.try_get("body").unwrap_or_default(),
+        at: r.try_get("created_at").unwrap_or(0),
+    }))
+}
+
+/// The detail of an order already found (and allowed).
+pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<OrderDetailDto> {
+    let repo = OrderRepo::new(state.db.clone());
+    let history = repo.history(&order.order_no).await?;
+    let snapshot = state.catalogue.get().await;
+    let now = state.clock.now_ms();
+    let payment = state
+        .payments
+        .repo()
+        .for_order(&order.order_no)
+        .await?
+        .into_iter()
+        .last()
+        .map(|p| OrderPaymentDto {
+            payment_id: p.payment_id,
+            state: p.state,
+            method: p.method,
+        });
+    let doc = &order.doc;
+    let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let current = OrderState {
+        state: order.state,
+        progress: order.progress,
+        last_move_at_ms: order.updated_at,
+    };
+    let can_cancel = actors::domain::order_machine::apply(
+        &current,
+        Mover::Customer,
+        &Command::CustomerCancel,
+        now,
+    )
+    .is_ok();
+    Ok(OrderDetailDto {
+        order_no: order.order_no.clone(),
+        order_id: order.id,
+        state: order.state,
+        state_label: state_label(order.state, lang),
+        progress: order.progress,
+        progress_label: step_label(order.progress, order.order_type, lang),
+        order_type: order.order_type,
+        order_time: order.order_time,
+        is_book_order: order.is_book,
+        store_code: order.store_code.clone(),
+        store_name: bilingual(doc.get("storeName"), lang),
+        store_tel: text("storeTel"),
+        payment_type: order.payment_type.clone(),
+        order_product_amount: order.product_amount,
+        activity_amount: order.discount_amount,
+        freight_amount: order.delivery_fee,
+        order_amount: order.order_amount,
+        paid_amount: order.paid_amount,
+        receiver_name: text("receiverName"),
+        receiver_mobile: Phone::parse(&text("receiverMobile"))
+            .map(|p| p.masked())
+            .unwrap_or_default(),
+        address: doc.get("address").cloned().unwrap_or_default(),
+        desk_no: doc.get("deskNo").and_then(Value::as_str).map(String::from),
+        remark: text("remark"),
+        tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,
+        is_need_invoice: doc
+            .get("isNeedInvoice")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
+        rules: doc.get("rules").cloned().unwrap_or_default(),
+        created_at: order.created_at,
+        seq: order.seq,
+        eta: order_eta(&order, &history, &snapshot, now),
+        steps: steps(&order, &history, lang),
+        can_cancel,
+        view_token: view_token(&state.table_secret, &order.order_no),
+        payment,
+        comment: comment_of(state, &order.order_no).await?,
+        history: history
+            .into_iter()
+            .map(|e| HistoryDto {
+                seq: e.seq,
+                state: e.state,
+                progress: e.progress,
+                actor: e.actor,
+                note: e.note,
+                at: e.at,
+            })
+            .collect(),
+    })
+}
+
+/// The order if this caller may see it: its owner, or anyone with its view token.
+pub async fn find_allowed(
+    state: &AppState,
+    order_no: &str,
+    user_id: Option<i64>,
+    token: Option<&str>,
+) -> ApiResult<OrderRow> {
+    let order = OrderRepo::new(state.db.clone())
+        .find(order_no)
+        .await?
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let owner = user_id == Some(order.user_id);
+    let holder = token.is_some_and(|t| verify(&state.table_secret, order_no, t));
+    if owner || holder {
+        Ok(order)
+    } else {
+        Err(ApiError::not_found("订单不存在", "No such order"))
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct DetailQuery {
+    view_token: Option<String>,
+}
+
+/// The order (orderDetail): for its owner, or with its view token.
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path), DetailQuery),
+    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 404)))]
+#[get("/orders/{orderNo}")]
+pub async fn detail(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: Option<AuthUser>,
+    path: web::Path<String>,
+    query: web::Query<DetailQuery>,
+) -> ApiResult<Reply<OrderDetailDto>> {
+    let order_no = params::code("orderNo", &path)?;
+    if user.is_none() && query.view_token.is_none() {
+        return Err(ApiError::LoginRequired);
+    }
+    let order = find_allowed(
+        &state,
+        &order_no,
+        user.map(|u| u.user_id),
+        query.view_token.as_deref(),
+    )
+    .await?;
+    Ok(Reply::new(build(&state, order, ctx.lang).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CancelBody {
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+async fn owned(state: &AppState, user: &AuthUser, order_no: &str) -> ApiResult<OrderRow> {
+    let order_no = params::code("orderNo", order_no)?;
+    find_allowed(state, &order_no, Some(user.user_id), None).await
+}
+
+/// Refunds what was paid for the order; a refusal by the provider is errCode 01 with the
+/// store's phone for the alert.
+async fn refund(state: &AppState, order: &OrderRow) -> ApiResult<()> {
+    match state.payments.refund_order(&order.order_no).await {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let content = e.to_string();
+            tracing::error!(error = %content, order_no = %order.order_no, "refund failed");
+            Err(ApiError::RefundFailed {
+                content,
+                store_tel: order
+                    .doc
+                    .get("storeTel")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+            })
+        }
+    }
+}
+
+/// Cancels the order (cancelOrder): the customer, before the store accepted it. A paid order is
+/// refunded.
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CancelBody,
+    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 409), (status = 502)))]
+#[post("/orders/{orderNo}/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    path: web::Path<String>,
+    body: Option<web::Json<CancelBody>>,
+) -> ApiResult<Reply<OrderDetailDto>> {
+    let order = owned(&state, &user, &path).await?;
+    let _reason = body.and_then(|b| b.into_inner().reason);
+    let done = state
+        .orders
+        .make_move(
+            &order.order_no,
+            Mover::Customer,
+            Command::CustomerCancel,
+            Fen::ZERO,
+        )
+        .await?;
+    if done.transition.refund {
+        refund(&state, &order).await?;
+    }
+    let order = owned(&state, &user, &path).await?;
+    Ok(Reply::new(build(&state, order, ctx.lang).await?))
+}
+
+/// Retries the refund of a refused or cancelled paid order (the spec's refund call).
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
+    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 409), (status = 502)))]
+#[post("/orders/{orderNo}/refund")]
+pub async fn refund_again(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<Reply<OrderDetailDto>> {
+    let order = owned(&state, &user, &path).await?;
+    if !matches!(
+        order.state,
+        s::REFUSED_BY_STORE | s::CANCELLED_BY_CUSTOMER | s::EXPIRED_UNPAID
+    ) {
+        return Err(ApiError::conflict(
+            "订单未取消，无需退款",
+            "Only a cancelled order is refunded",
+        ));
+    }
+    refund(&state, &order).await?;
+    let order = owned(&state, &user, &path).await?;
+    Ok(Reply::new(build(&state, order, ctx.lang).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CommentBody {
+    rating: u8,
+    #[serde(default)]
+    text: String,
+}
+
+/// A comment on a completed order: a rating of 1 to 5 and up to 200 characters, once.
+#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CommentBody,
+    responses((status = 200, body = inline(Envelope<CommentDto>)), (status = 400), (status = 409)))]
+#[post("/orders/{orderNo}/comment")]
+pub async fn comment(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+    body: web::Json<CommentBody>,
+) -> ApiResult<Reply<CommentDto>> {
+    let order = owned(&state, &user, &path).await?;
+    if order.state != s::COMPLETED {
+        return Err(ApiError::conflict(
+            "订单完成后才能评价",
+            "Only a completed order can be rated",
+        ));
+    }
+    if !(1..=5).contains(&body.rating) {
+        return Err(ApiError::bad_input(
+            "评分需在1到5之间",
+            "The rating is from 1 to 5",
+        ));
+    }
+    let text = body.text.trim().to_string();
+    if text.chars().count() > 200 {
+        return Err(ApiError::bad_input(
+            "评价最多200个字",
+            "A comment has at most 200 characters",
+        ));
+    }
+    let now = state.clock.now_ms();
+    let done = sqlx::query(
+        "INSERT INTO order_comments (order_no, user_id, rating, body, created_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (order_no) DO NOTHING",
+    )
+    .bind(&order.order_no)
+    .bind(user.user_id)
+    .bind(i64::from(body.rating))
+    .bind(&text)
+    .bind(now)
+    .execute(state.db.pool())
+    .await
+    .map_err(actors::db::DbError::from)?;
+    if done.rows_affected() != 1 {
+        return Err(ApiError::conflict(
+            "该订单已评价",
+            "This order has been rated already",
+        ));
+    }
+    Ok(Reply::new(CommentDto {
+        rating: body.rating,
+        text,
+        at: now,
+    }))
+}
+
+/// `order:watch` on the real-time gateway reads orders through the same rules as the REST
+/// detail: the owner (by session token) or a view token holder, and the same snapshot.
+pub struct WatchOrders(pub AppState);
+
+impl crate::realtime::gateway::OrderWatch for WatchOrders {
+    fn allowed(
+        &self,
+        order_no: String,
+        user_token: Option<String>,
+        view_token: Option<String>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> {
+        let state = self.0.clone();
+        Box::pin(async move {
+            let now = state.clock.now_ms();
+            let user_id = match user_token {
+                Some(t) => state
+                    .sessions()
+                    .resolve(&actors::accounts::secrets::Token::from_client(&t), now)
+                    .await
+                    .ok()
+                    .map(|s| s.user_id),
+                None => None,
+            };
+            find_allowed(&state, &order_no, user_id, view_token.as_deref())
+                .await
+                .is_ok()
+        })
+    }
+
+    fn snapshot(
+        &self,
+        order_no: String,
+        lang: Lang,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Value>> + Send>> {
+        let state = self.0.clone();
+        Box::pin(async move {
+            let order = OrderRepo::new(state.db.clone())
+                .find(&order_no)
+                .await
+                .ok()??;
+            let snapshot = build(&state, order, lang).await.ok()?;
+            serde_json::to_value(snapshot).ok()
+        })
+    }
+}

@@ -1,0 +1,409 @@
+//! Payments (spec §4 payment flow, §7 create calls; docs/payments-and-orders.md): create an
+//! attempt with the channel's method, the pay-in-progress record, the status (asking the
+//! provider while pending), and the provider's signed notify.
+
+use super::client_ip::client_ip;
+use super::context::Ctx;
+use super::envelope::{Envelope, Reply};
+use super::error::{ApiError, ApiResult};
+use super::params;
+use super::session::AuthUser;
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actors::db::idempotency::{record_in, IdempotencyRepo, Recorded};
+use actors::db::orders::OrderRepo;
+use actors::db::payments::PaymentRow;
+use actors::domain::catalog::DELIVERY;
+use actors::domain::money::{yuan, Fen};
+use actors::domain::order_machine::state as s;
+use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
+use actors::providers::payment::{PayMethod, PaymentError};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+impl From<PayFailure> for ApiError {
+    fn from(e: PayFailure) -> ApiError {
+        match e {
+            PayFailure::NotPayable => {
+                ApiError::conflict("订单状态已变化，无法支付", "This order cannot be paid now")
+            }
+            PayFailure::NotFound => ApiError::not_found("支付记录不存在", "No such payment"),
+            PayFailure::AmountMismatch { .. } => {
+                ApiError::bad_input("支付金额不符", "The paid amount does not match")
+            }
+            PayFailure::Provider(PaymentError::Rejected { code, msg }) if code == "01" => {
+                ApiError::RefundFailed {
+                    content: msg,
+                    store_tel: String::new(),
+                }
+            }
+            PayFailure::Provider(PaymentError::Unavailable(_)) => {
+                ApiError::Unavailable(super::error::Msg::fixed(
+                    "支付服务暂不可用，请稍后再试",
+                    "The payment service is unavailable, please try again later",
+                ))
+            }
+            PayFailure::Provider(e) => {
+                ApiError::bad_input(format!("支付失败：{e}"), format!("Payment failed: {e}"))
+            }
+            PayFailure::Order(e) => e.into(),
+            PayFailure::Db(e) => e.into(),
+            PayFailure::Contended => ApiError::conflict(
+                "支付处理中，请稍后再试",
+                "The payment is being processed; try again",
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatePaymentBody {
+    order_no: String,
+    method: String,
+    /// Where the browser comes back to; default /order/status?orderNo=….
+    return_url: Option<String>,
+    open_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentCreatedDto {
+    pub payment_id: Option<String>,
+    pub order_no: String,
+    pub order_id: i64,
+    pub order_type: u8,
+    pub method: String,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub pay_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub already_pay_amount: Fen,
+    pub html: Option<String>,
+    pub url: Option<String>,
+    pub pay_info: Option<String>,
+    pub sign_info: Option<String>,
+    pub tn: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    pub union_pay_paras: Option<serde_json::Value>,
+    pub expires_at: Option<i64>,
+}
+
+/// Only a relative path of this site, or nothing: never an open redirect.
+fn return_url(given: Option<&str>, order_no: &str) -> String {
+    match given.map(str::trim) {
+        Some(u) if u.starts_with('/') && !u.starts_with("//") => u.to_string(),
+        _ => format!("/order/status?orderNo={order_no}"),
+    }
+}
+
+/// Creates a payment attempt for an unpaid order with a method of the user's channel. `offline`
+/// turns an unpaid delivery order into cash on delivery (no provider).
+#[utoipa::path(tag = "payments", request_body = CreatePaymentBody,
+    params(("Idempotency-Key" = Option<String>, Header)),
+    responses((status = 200, body = inline(Envelope<PaymentCreatedDto>)), (status = 400), (status = 409)))]
+#[post("/payments")]
+pub async fn create(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    user: AuthUser,
+    req: HttpRequest,
+    raw: web::Json<serde_json::Value>,
+) -> ApiResult<HttpResponse> {
+    let raw = raw.into_inner();
+    let body: CreatePaymentBody = serde_json::from_value(raw.clone()).map_err(|e| {
+        ApiError::bad_input(
+            "支付请求不正确",
+            format!("The payment request is not valid: {e}"),
+        )
+    })?;
+    let key = super::checkout::idempotency_key(&req)?;
+    let hash: String = Sha256::digest(raw.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let scope = format!("pay:{}", user.user_id);
+    let idempotency = IdempotencyRepo::new(state.db.clone());
+    if let Some(k) = &key {
+        match idempotency.find(&scope, k, state.clock.now_ms()).await? {
+            Some(r) if r.body_hash == hash => return Ok(super::checkout::replay(&r)),
+            Some(_) => {
+                return Err(ApiError::conflict(
+                    "该请求已提交过不同的内容",
+                    "This Idempotency-Key was already used with another request",
+                ))
+            }
+            None => {}
+        }
+    }
+    let method = PayMethod::parse(body.method.trim())
+        .ok_or_else(|| ApiError::bad_input("支付方式不正确", "Unknown payment method"))?;
+    if !method.allowed_in(ctx.channel) {
+        return Err(ApiError::bad_input(
+            "当前渠道不支持该支付方式",
+            "That payment method is not available here",
+        ));
+    }
+    let order_no = params::code("orderNo", &body.order_no)?;
+    let orders = OrderRepo::new(state.db.clone());
+    let order = orders
+        .find(&order_no)
+        .await?
+        .filter(|o| o.user_id == user.user_id)
+        .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
+    let mut dto = PaymentCreatedDto {
+        payment_id: None,
+        order_no: order.order_no.clone(),
+        order_id: order.id,
+        order_type: order.order_type,
+        method: method.as_str().into(),
+        pay_amount: order.order_amount - order.paid_amount,
+        order_amount: order.order_amount,
+        already_pay_amount: order.paid_amount,
+        html: None,
+        url: None,
+        pay_info: None,
+        sign_info: None,
+        tn: None,
+        union_pay_paras: None,
+        expires_at: None,
+    };
+    if method == PayMethod::Offline {
+        // Cash on delivery is chosen at submit; here it is only confirmed for such an order.
+        if order.state != s::CASH_ON_DELIVERY || order.order_type != DELIVERY {
+            return Err(ApiError::bad_input(
+                "货到付款需在提交外送订单时选择",
+                "Pay on delivery is chosen when submitting a delivery order",
+            ));
+        }
+        dto.pay_amount = Fen::ZERO;
+        return Ok(answer(&dto));
+    }
+    let notify_url = format!(
+        "{}/api/v1/payments/notify/{}",
+        state.notify_base_url,
+        state.payments.provider().name()
+    );
+    let (payment, instructions) = state
+        .payments
+        .create(
+            &order,
+            method,
+            notify_url,
+            return_url(body.return_url.as_deref(), &order.order_no),
+            client_ip(&req),
+            body.open_id.clone(),
+        )
+        .await?;
+    dto.payment_id = Some(payment.payment_id.clone());
+    dto.pay_amount = payment.amount;
+    dto.html = instructions.html;
+    dto.url = instructions.url;
+    dto.pay_info = instructions.pay_info;
+    dto.sign_info = instructions.sign_info;
+    dto.tn = instructions.tn;
+    dto.union_pay_paras = instructions.union_pay_paras;
+    dto.expires_at = Some(payment.expires_at);
+    if let Some(k) = key {
+        let recorded = Recorded {
+            body_hash: hash,
+            status: 200,
+            response: serde_json::to_value(Envelope {
+                err_code: "00".into(),
+                err_msg: String::new(),
+                data: dto.clone(),
+            })
+            .unwrap_or_default(),
+        };
+        let mut tx = state
+            .db
+            .pool()
+            .begin()
+            .await
+            .map_err(actors::db::DbError::from)?;
+        record_in(&mut tx, &scope, &k, &recorded, state.clock.now_ms()).await?;
+        tx.commit().await.map_err(actors::db::DbError::from)?;
+    }
+    Ok(answer(&dto))
+}
+
+fn answer<T: Serialize>(data: &T) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(Envelope {
+            err_code: "00".into(),
+            err_msg: String::new(),
+            data,
+        })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InProgressDto {
+    /// What is to pay (spec "money").
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub money: Fen,
+    pub order_no: String,
+    pub order_id: i64,
+    #[schema(value_type = Option<Object>)]
+    pub pay_info: Option<serde_json::Value>,
+    pub order_type: u8,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub order_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub already_pay_amount: Fen,
+    pub payment_id: String,
+    pub method: String,
+    pub expires_at: i64,
+}
+
+/// The user's pending payment (the pay-in-progress record), at most 30 minutes old.
+#[utoipa::path(tag = "payments", responses((status = 200, body = inline(Envelope<Option<InProgressDto>>)), (status = 401)))]
+#[get("/payments/in-progress")]
+pub async fn in_progress(
+    state: web::Data<AppState>,
+    user: AuthUser,
+) -> ApiResult<Reply<Option<InProgressDto>>> {
+    let now = state.clock.now_ms();
+    let Some(p) = state
+        .payments
+        .repo()
+        .pending_for_user(user.user_id, now - PAYMENT_LIFETIME_MS)
+        .await?
+        .filter(|p| p.expires_at > now)
+    else {
+        return Ok(Reply::new(None));
+    };
+    let order = OrderRepo::new(state.db.clone()).find(&p.order_no).await?;
+    let Some(order) = order else {
+        return Ok(Reply::new(None));
+    };
+    Ok(Reply::new(Some(InProgressDto {
+        money: p.amount,
+        order_no: order.order_no,
+        order_id: order.id,
+        pay_info: p.instructions.clone(),
+        order_type: order.order_type,
+        order_amount: order.order_amount,
+        already_pay_amount: order.paid_amount,
+        payment_id: p.payment_id,
+        method: p.method,
+        expires_at: p.expires_at,
+    })))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentDto {
+    pub payment_id: String,
+    pub order_no: String,
+    /// created, pending, paid, failed, closed, refunded.
+    pub state: String,
+    pub method: String,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub amount: Fen,
+    pub fail_reason: Option<String>,
+    pub expires_at: i64,
+}
+
+impl From<PaymentRow> for PaymentDto {
+    fn from(p: PaymentRow) -> PaymentDto {
+        PaymentDto {
+            payment_id: p.payment_id,
+            order_no: p.order_no,
+            state: p.state,
+            method: p.method,
+            amount: p.amount,
+            fail_reason: p.fail_reason,
+            expires_at: p.expires_at,
+        }
+    }
+}
+
+/// A payment's state; while pending the provider is asked, so the answer is never stuck
+/// waiting for a notify.
+#[utoipa::path(tag = "payments", params(("paymentId" = String, Path)),
+    responses((status = 200, body = inline(Envelope<PaymentDto>)), (status = 401), (status = 404)))]
+#[get("/payments/{paymentId}")]
+pub async fn status(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<Reply<PaymentDto>> {
+    let id = params::code("paymentId", &path)?;
+    let owned = state
+        .payments
+        .repo()
+        .get(&id)
+        .await?
+        .filter(|p| p.user_id == user.user_id);
+    if owned.is_none() {
+        return Err(ApiError::not_found("支付记录不存在", "No such payment"));
+    }
+    Ok(Reply::new(state.payments.refresh(&id).await?.into()))
+}
+
+/// The provider's asynchronous notify: signature first (a bad one changes nothing), then the
+/// payment and the order, once however often it comes. Answers what the provider expects.
+#[utoipa::path(tag = "payments", params(("provider" = String, Path)),
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "the provider's signed form"),
+    responses((status = 200, description = "the provider's ack text"), (status = 400)))]
+#[post("/payments/notify/{provider}")]
+pub async fn notify(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let provider = state.payments.provider();
+    let refuse = |code: StatusCode, why: &str| {
+        HttpResponse::build(code)
+            .content_type("text/plain")
+            .body(format!("fail: {why}"))
+    };
+    if path.as_str() != provider.name() {
+        return refuse(StatusCode::NOT_FOUND, "unknown provider");
+    }
+    let notify = match provider.verify_notify(&body) {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(error = %e, "payment notify refused");
+            return refuse(StatusCode::BAD_REQUEST, "bad signature or body");
+        }
+    };
+    match state
+        .payments
+        .on_notify(
+            &notify.payment_id,
+            &notify.trade_no,
+            notify.status,
+            notify.amount,
+        )
+        .await
+    {
+        Ok(settled) => {
+            tracing::info!(payment = %notify.payment_id, ?settled, "payment notify applied");
+            HttpResponse::Ok()
+                .content_type("text/plain")
+                .body(provider.notify_ack())
+        }
+        Err(e @ (PayFailure::AmountMismatch { .. } | PayFailure::NotFound)) => {
+            tracing::warn!(error = %e, payment = %notify.payment_id, "payment notify refused");
+            refuse(StatusCode::BAD_REQUEST, "does not match a payment")
+        }
+        // Ours to fix: the provider retries later.
+        Err(e) => {
+            tracing::error!(error = %e, payment = %notify.payment_id, "payment notify failed");
+            refuse(StatusCode::INTERNAL_SERVER_ERROR, "try again")
+        }
+    }
+}
