@@ -504,3 +504,50 @@ async fn anyone_with_the_view_token_can_follow_an_order() {
         .await;
     wrong.assert_error(404, "404");
 }
+
+#[tokio::test]
+async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retried() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370009").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
+    until_state(&app, &token, &order_no, 6).await;
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_refund(actors::providers::payment::PaymentError::rejected(
+        "01",
+        "余额不足",
+    ));
+    let cancelled = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    cancelled.assert_error(502, "01");
+    assert_eq!(cancelled.err_msg(), "退券失败，请联系客服");
+    assert_eq!(
+        cancelled.data()["storeTel"],
+        demo()
+            .stores
+            .iter()
+            .find(|s| s.store_code == "SH001")
+            .unwrap()
+            .store_tel
+            .as_str()
+    );
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(3), Some("paid")),
+        "cancelled, money not back yet"
+    );
+    let retried = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/refund"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(retried.assert_ok()["payment"]["state"], "refunded");
+}
