@@ -7,13 +7,12 @@ use super::cart_owner::CartOwner;
 use super::context::Ctx;
 use super::envelope::Envelope;
 use super::error::{ApiError, ApiResult};
+use super::idempotency::Idempotency;
 use super::session::AuthUser;
 use crate::state::AppState;
-use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use actors::carts::{CartFailure, CartKey, Checkout, IdempotentAnswer};
 use actors::db::addresses::AddressRepo;
-use actors::db::idempotency::{IdempotencyRepo, Recorded};
 use actors::db::orders::{NewOrder, NewOrderLine};
 use actors::db::users::UserRepo;
 use actors::domain::address::{is_illegal, ContactName};
@@ -27,7 +26,6 @@ use actors::domain::phone::Phone;
 use actors::domain::remark::Remark;
 use actors::domain::store_rules::delivers_to;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -78,36 +76,6 @@ pub struct SubmitDto {
 }
 
 const MAX_TABLEWARE: u32 = 20;
-const IDEMPOTENCY_HEADER: &str = "Idempotency-Key";
-
-/// 1–64 visible ASCII characters (clients send a uuid).
-pub fn idempotency_key(req: &HttpRequest) -> ApiResult<Option<String>> {
-    let Some(value) = req.headers().get(IDEMPOTENCY_HEADER) else {
-        return Ok(None);
-    };
-    let key = value.to_str().unwrap_or("").trim();
-    if key.is_empty() || key.len() > 64 || !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(ApiError::bad_input(
-            "Idempotency-Key 无效",
-            "Idempotency-Key must be 1-64 visible ASCII characters",
-        ));
-    }
-    Ok(Some(key.to_string()))
-}
-
-/// The body's hash, independent of key order and spacing.
-fn body_hash(body: &serde_json::Value) -> String {
-    let digest = Sha256::digest(body.to_string().as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-pub fn replay(recorded: &Recorded) -> HttpResponse {
-    HttpResponse::build(StatusCode::from_u16(recorded.status).unwrap_or(StatusCode::OK))
-        .insert_header(("Idempotent-Replayed", "true"))
-        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .json(&recorded.response)
-}
-
 fn new_order_no(now: i64) -> String {
     let digits: u32 = uuid::Uuid::new_v4().as_u128() as u32 % 1_000_000;
     format!("{}{digits:06}", china_time(now).format("%y%m%d%H%M%S"))
@@ -138,35 +106,18 @@ pub async fn submit(
     let body: SubmitBody = serde_json::from_value(raw.clone()).map_err(|e| {
         ApiError::bad_input("订单内容不正确", format!("The order is not valid: {e}"))
     })?;
-    let key = idempotency_key(&req)?;
-    let hash = body_hash(&raw);
-    let scope = format!("submit:{}", user.user_id);
-    let idempotency = IdempotencyRepo::new(state.db.clone());
-    let check_recorded = || async {
-        let Some(k) = &key else { return Ok(None) };
-        match idempotency.find(&scope, k, state.clock.now_ms()).await? {
-            Some(r) if r.body_hash == hash => Ok(Some(replay(&r))),
-            Some(_) => Err(ApiError::conflict(
-                "该请求已提交过不同的内容",
-                "This Idempotency-Key was already used with another request",
-            )),
-            None => Ok(None),
-        }
-    };
-    if let Some(response) = check_recorded().await? {
+    let idem = Idempotency::of(&req, format!("submit:{}", user.user_id), &raw)?;
+    if let Some(response) = idem.recorded(&state).await? {
         return Ok(response);
     }
-    let idem = key.as_deref().map(|k| (scope.as_str(), k, hash.as_str()));
     for round in 0..3 {
-        match attempt(&state, &ctx, &user, &body, idem).await {
+        match attempt(&state, &ctx, &user, &body, &idem).await {
             Ok(response) => return Ok(response),
             Err(e) => {
                 // A concurrent duplicate with the same key may have just created the order
                 // (and emptied the cart): answer what it answered.
-                if key.is_some() {
-                    if let Some(response) = check_recorded().await? {
-                        return Ok(response);
-                    }
+                if let Some(response) = idem.recorded(&state).await? {
+                    return Ok(response);
                 }
                 // Another tab changed the cart between pricing and writing: price again.
                 if matches!(e, ApiError::Conflict(_)) && round < 2 {
@@ -187,7 +138,7 @@ async fn attempt(
     ctx: &Ctx,
     user: &AuthUser,
     body: &SubmitBody,
-    idem: Option<(&str, &str, &str)>,
+    idem: &Idempotency,
 ) -> ApiResult<HttpResponse> {
     let now = state.clock.now_ms();
     let owner = CartOwner {
@@ -415,25 +366,15 @@ async fn attempt(
     let mut emptied = cart.clone();
     emptied.clear();
     emptied.chosen_rules.clear();
-    let recorded_answer: Option<(String, String, IdempotentAnswer)> =
-        idem.map(|(scope, key, hash)| {
-            let hash = hash.to_string();
-            let mut answer = answer.clone();
-            let f: IdempotentAnswer = Box::new(move |order_id| {
-                answer.order_id = order_id;
-                Recorded {
-                    body_hash: hash,
-                    status: 200,
-                    response: serde_json::to_value(Envelope {
-                        err_code: "00".into(),
-                        err_msg: String::new(),
-                        data: answer,
-                    })
-                    .unwrap_or_default(),
-                }
-            });
-            (scope.to_string(), key.to_string(), f)
+    let recorded_answer: Option<(String, String, IdempotentAnswer)> = idem.key.clone().map(|key| {
+        let (idem, mut answer) = (idem.clone(), answer.clone());
+        let scope = idem.scope.clone();
+        let f: IdempotentAnswer = Box::new(move |order_id| {
+            answer.order_id = order_id;
+            idem.answer(answer)
         });
+        (scope, key, f)
+    });
     let done = state
         .carts
         .checkout(

@@ -16,6 +16,7 @@ pub mod error;
 pub mod extractor_errors;
 pub mod geo;
 pub mod health;
+pub mod idempotency;
 pub mod me;
 pub mod menu;
 pub mod openapi;

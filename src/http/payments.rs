@@ -6,12 +6,12 @@ use super::client_ip::client_ip;
 use super::context::Ctx;
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
+use super::idempotency::Idempotency;
 use super::params;
 use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use actors::db::idempotency::{record_in, IdempotencyRepo, Recorded};
 use actors::db::orders::OrderRepo;
 use actors::db::payments::PaymentRow;
 use actors::domain::catalog::DELIVERY;
@@ -20,7 +20,6 @@ use actors::domain::order_machine::state as s;
 use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
 use actors::providers::payment::{PayMethod, PaymentError};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 impl From<PayFailure> for ApiError {
@@ -123,24 +122,9 @@ pub async fn create(
             format!("The payment request is not valid: {e}"),
         )
     })?;
-    let key = super::checkout::idempotency_key(&req)?;
-    let hash: String = Sha256::digest(raw.to_string().as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let scope = format!("pay:{}", user.user_id);
-    let idempotency = IdempotencyRepo::new(state.db.clone());
-    if let Some(k) = &key {
-        match idempotency.find(&scope, k, state.clock.now_ms()).await? {
-            Some(r) if r.body_hash == hash => return Ok(super::checkout::replay(&r)),
-            Some(_) => {
-                return Err(ApiError::conflict(
-                    "该请求已提交过不同的内容",
-                    "This Idempotency-Key was already used with another request",
-                ))
-            }
-            None => {}
-        }
+    let idem = Idempotency::of(&req, format!("pay:{}", user.user_id), &raw)?;
+    if let Some(response) = idem.recorded(&state).await? {
+        return Ok(response);
     }
     let method = PayMethod::parse(body.method.trim())
         .ok_or_else(|| ApiError::bad_input("支付方式不正确", "Unknown payment method"))?;
@@ -210,26 +194,7 @@ pub async fn create(
     dto.tn = instructions.tn;
     dto.union_pay_paras = instructions.union_pay_paras;
     dto.expires_at = Some(payment.expires_at);
-    if let Some(k) = key {
-        let recorded = Recorded {
-            body_hash: hash,
-            status: 200,
-            response: serde_json::to_value(Envelope {
-                err_code: "00".into(),
-                err_msg: String::new(),
-                data: dto.clone(),
-            })
-            .unwrap_or_default(),
-        };
-        let mut tx = state
-            .db
-            .pool()
-            .begin()
-            .await
-            .map_err(actors::db::DbError::from)?;
-        record_in(&mut tx, &scope, &k, &recorded, state.clock.now_ms()).await?;
-        tx.commit().await.map_err(actors::db::DbError::from)?;
-    }
+    idem.record(&state, &dto).await?;
     Ok(answer(&dto))
 }
 

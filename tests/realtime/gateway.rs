@@ -14,11 +14,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 const NOW: i64 = 1_795_406_400_000;
 
-#[tokio::test]
-async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
-    if !node_ready() {
-        return;
-    }
+/// The whole app on the embedded database in a fresh directory: (app, base url, directory).
+async fn start_app() -> (Application, String, PathBuf) {
     let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
     let mut settings = Settings::load_env(&config_dir, "test").unwrap();
     let dir = std::env::temp_dir().join(format!("pizza-gateway-{}", uuid::Uuid::new_v4()));
@@ -30,6 +27,15 @@ async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
         .await
         .unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
+    (app, base, dir)
+}
+
+#[tokio::test]
+async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
+    if !node_ready() {
+        return;
+    }
+    let (app, base, dir) = start_app().await;
     let bus = app.state().bus.clone();
     tokio::spawn(app.run_until_stopped());
     let login: serde_json::Value = reqwest::Client::new()
@@ -90,17 +96,7 @@ async fn a_cart_change_reaches_the_visitors_other_tabs() {
     if !node_ready() {
         return;
     }
-    let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
-    let mut settings = Settings::load_env(&config_dir, "test").unwrap();
-    let dir = std::env::temp_dir().join(format!("pizza-gateway-{}", uuid::Uuid::new_v4()));
-    settings.server.data_dir = dir.clone();
-    settings.server.static_dir = dir.join("static");
-    settings.database.url = String::new();
-    settings.redis.url = String::new();
-    let app = Application::build(settings, Clock::manual(NOW))
-        .await
-        .unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
+    let (app, base, dir) = start_app().await;
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
     let cart: serde_json::Value = client
@@ -158,17 +154,7 @@ async fn watching_an_order_follows_its_moves_in_order() {
     if !node_ready() {
         return;
     }
-    let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
-    let mut settings = Settings::load_env(&config_dir, "test").unwrap();
-    let dir = std::env::temp_dir().join(format!("pizza-gateway-{}", uuid::Uuid::new_v4()));
-    settings.server.data_dir = dir.clone();
-    settings.server.static_dir = dir.join("static");
-    settings.database.url = String::new();
-    settings.redis.url = String::new();
-    let app = Application::build(settings, Clock::manual(NOW))
-        .await
-        .unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
+    let (app, base, dir) = start_app().await;
     tokio::spawn(app.run_until_stopped());
     let http = Http::new(&base);
 

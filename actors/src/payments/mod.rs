@@ -225,6 +225,18 @@ impl PaymentService {
         }
     }
 
+    /// A system move that may legitimately no longer apply (the order moved on meanwhile).
+    async fn move_if_possible(&self, order_no: &str, command: Command) -> Result<(), PayFailure> {
+        match self
+            .orders
+            .make_move(order_no, Mover::System, command, Fen::ZERO)
+            .await
+        {
+            Ok(_) | Err(OrderFailure::Refused(_)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// Whether this payment is the one the order counts as paid.
     async fn order_paid_by(&self, p: &PaymentRow) -> Result<bool, PayFailure> {
         let paid: Vec<PaymentRow> = self
@@ -264,19 +276,8 @@ impl PaymentService {
             if !self.repo.change(&p, &change, now).await? {
                 continue;
             }
-            match self
-                .orders
-                .make_move(
-                    &p.order_no,
-                    Mover::System,
-                    Command::PaymentFailed,
-                    Fen::ZERO,
-                )
-                .await
-            {
-                Ok(_) | Err(OrderFailure::Refused(_)) => {}
-                Err(e) => return Err(e.into()),
-            }
+            self.move_if_possible(&p.order_no, Command::PaymentFailed)
+                .await?;
             self.announce(&p, PaymentOutcome::Failed, now).await;
             return Ok(Settled::Applied);
         }
@@ -357,22 +358,11 @@ impl PaymentService {
         // The order is cancelled only if no other attempt paid it.
         let others_paid = self.repo.for_order(&p.order_no).await?.iter().any(|x| {
             x.state == "paid"
-                || x.state == "pending" && x.payment_id != p.payment_id && x.expires_at > now
+                || (x.state == "pending" && x.payment_id != p.payment_id && x.expires_at > now)
         });
         if !others_paid {
-            match self
-                .orders
-                .make_move(
-                    &p.order_no,
-                    Mover::System,
-                    Command::PaymentExpired,
-                    Fen::ZERO,
-                )
-                .await
-            {
-                Ok(_) | Err(OrderFailure::Refused(_)) => {}
-                Err(e) => return Err(e.into()),
-            }
+            self.move_if_possible(&p.order_no, Command::PaymentExpired)
+                .await?;
         }
         self.announce(p, PaymentOutcome::Closed, now).await;
         Ok(())
