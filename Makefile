@@ -50,11 +50,13 @@ test-rust-postgres:
 		echo "SKIPPED: PostgreSQL variant (no server at $(TEST_DATABASE_URL)); CI runs it"; \
 	fi
 
-# The same integration tests with sessions in Redis: each test app its own key prefix,
-# its keys deleted after.
+# The same integration tests on the production path: PostgreSQL (when reachable) and Redis
+# (sessions, and the Socket.IO adapter between the nodes of the two-node test); each test app
+# its own key prefix, its keys deleted after.
 test-rust-redis:
 	@if redis-cli -u "$(TEST_REDIS_URL)" ping 2>/dev/null | grep -q PONG; then \
-		echo "integration tests with sessions in Redis"; \
+		echo "integration tests with Redis"; \
+		if pg_isready -q -d "$(TEST_DATABASE_URL)" 2>/dev/null; then export TEST_DATABASE_URL="$(TEST_DATABASE_URL)"; fi; \
 		TEST_REDIS_URL="$(TEST_REDIS_URL)" $(CARGO) test --test api; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "Redis is not reachable at $(TEST_REDIS_URL) and is mandatory on CI" >&2; exit 1; \

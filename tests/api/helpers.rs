@@ -14,6 +14,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub clock: Clock,
     pub app_state: pizza_order::state::AppState,
+    /// What this node was built with: a second node shares its database and Redis.
+    settings: Settings,
     static_dir: PathBuf,
     cleanup: Cleanup,
     /// With TEST_REDIS_URL: the url and this app's key prefix, whose keys go on drop.
@@ -99,7 +101,7 @@ pub async fn spawn_app_at(now_ms: i64) -> TestApp {
         db.close().await;
     }
     let clock = Clock::manual(now_ms);
-    let app = Application::build(settings, clock.clone())
+    let app = Application::build(settings.clone(), clock.clone())
         .await
         .expect("build app");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -113,9 +115,30 @@ pub async fn spawn_app_at(now_ms: i64) -> TestApp {
             .unwrap(),
         clock,
         app_state,
+        settings,
         static_dir,
         cleanup,
         redis,
+    }
+}
+
+impl TestApp {
+    /// Whether this app shares Redis with the nodes it starts (TEST_REDIS_URL).
+    pub fn has_redis(&self) -> bool {
+        self.redis.is_some()
+    }
+
+    /// Another node of the same deployment: the same database, the same Redis and key prefix,
+    /// the same clock. Answers its base address; it stops with the test's runtime.
+    pub async fn second_node(&self) -> String {
+        let mut settings = self.settings.clone();
+        settings.database.seed_when_empty = false;
+        let app = Application::build(settings, self.clock.clone())
+            .await
+            .expect("build the second node");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until_stopped());
+        address
     }
 }
 

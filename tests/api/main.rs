@@ -12,6 +12,7 @@ mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod nodes;
 mod payments;
 mod races;
 mod session_store;

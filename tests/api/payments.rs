@@ -14,7 +14,7 @@ use std::time::Duration;
 const SANDBOX_SECRET: &[u8] = b"pizza-order-sandbox-notify-key";
 
 /// A registered customer with an unpaid delivery order from the flagship: (token, orderNo).
-async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
+pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
     let token = app.register(phone).await;
     let sh001 = demo()
         .stores
@@ -55,7 +55,7 @@ async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
     (token, order_no)
 }
 
-async fn create_payment(app: &TestApp, token: &str, order_no: &str) -> Value {
+pub async fn create_payment(app: &TestApp, token: &str, order_no: &str) -> Value {
     app.post(
         "/api/v1/payments",
         &json!({"orderNo": order_no, "method": "alipay_wap"}),
@@ -66,7 +66,7 @@ async fn create_payment(app: &TestApp, token: &str, order_no: &str) -> Value {
     .clone()
 }
 
-async fn order(app: &TestApp, token: &str, order_no: &str) -> Value {
+pub async fn order(app: &TestApp, token: &str, order_no: &str) -> Value {
     app.get_auth(&format!("/api/v1/orders/{order_no}"), Some(token))
         .await
         .assert_ok()
@@ -74,7 +74,7 @@ async fn order(app: &TestApp, token: &str, order_no: &str) -> Value {
 }
 
 /// Waits (real time: the sandbox notifies in the background) until the order reaches `state`.
-async fn until_state(app: &TestApp, token: &str, order_no: &str, state: u64) -> Value {
+pub async fn until_state(app: &TestApp, token: &str, order_no: &str, state: u64) -> Value {
     for _ in 0..100 {
         let o = order(app, token, order_no).await;
         if o["state"] == state {
@@ -88,7 +88,7 @@ async fn until_state(app: &TestApp, token: &str, order_no: &str, state: u64) -> 
     );
 }
 
-async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> Answer {
+pub async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> Answer {
     app.post(
         &format!("/sandbox/api/pay/{payment_id}"),
         &json!({"outcome": outcome}),
@@ -231,7 +231,7 @@ async fn paying_at_the_cashier_pays_the_order_and_it_reaches_the_store() {
     again.assert_error(409, "409");
 }
 
-async fn tablet_login(app: &TestApp, store: &str) -> String {
+pub async fn tablet_login(app: &TestApp, store: &str) -> String {
     let login = app
         .post(
             "/api/v1/tablet/login",
