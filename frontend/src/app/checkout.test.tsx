@@ -25,6 +25,28 @@ const slots = {
   ],
 };
 
+/** POST /payments answering no instructions (as an app flow would): the app shows the status. */
+const payNothing = (orderNo: string): Record<string, Handler> => ({
+  'POST /payments': () => ({
+    paymentId: `pay_${orderNo}`,
+    orderNo,
+    orderId: 2,
+    orderType: 0,
+    method: 'alipay_wap',
+    payAmount: 99.6,
+    orderAmount: 99.6,
+    alreadyPayAmount: 0,
+    html: null,
+    url: null,
+    payInfo: null,
+    signInfo: null,
+    tn: null,
+    unionPayParas: null,
+    expiresAt: null,
+  }),
+  'GET /payments/:id': () => ({ paymentId: `pay_${orderNo}`, orderNo, state: 'pending', method: 'alipay_wap', amount: 99.6, failReason: null }),
+});
+
 function api(over: Record<string, Handler> = {}) {
   return mockApi({
     'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
@@ -183,6 +205,7 @@ describe('/order/submit', () => {
         return { orderNo: 'P2', orderId: 2, orderAmount: 99.6, payable: 99.6, paymentType: 'online', state: 5, orderType: 0, orderTime: ASAP };
       },
       'GET /orders/:no': () => makeOrder({ orderNo: 'P2', state: 5, paymentType: 'online', orderTime: ASAP, orderAmount: 99.6 }),
+      ...payNothing('P2'),
     });
     logIn();
     renderApp('/order/submit');
@@ -193,11 +216,12 @@ describe('/order/submit', () => {
     expect(pathNow()).toBe('/order/submit');
     expect(useCart.getState().cart?.shoppingCarVersion).toBe(6);
     await userEvent.click(screen.getByTestId('checkout-submit'));
-    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P2'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P2&paymentId=pay_P2'));
     expect(attempts[0]?.body).toMatchObject({ orderAmount: 93.2, shoppingCarVersion: 3 });
     expect(attempts[1]?.body).toMatchObject({ orderAmount: 99.6, orderProductAmount: 115, activityAmount: 21.4, shoppingCarVersion: 6 });
     expect(attempts[1]?.key).not.toBe(attempts[0]?.key);
     expect(await screen.findByTestId('order-state')).toHaveTextContent('待支付');
+    expect(screen.getByTestId('pay-pending')).toHaveTextContent('支付处理中...');
   });
 
   it('retries the same body with the same key after a lost answer', async () => {
@@ -210,6 +234,7 @@ describe('/order/submit', () => {
           : { orderNo: 'P3', orderId: 3, orderAmount: 93.2, payable: 93.2, paymentType: 'online', state: 5, orderType: 0, orderTime: ASAP };
       },
       'GET /orders/:no': () => makeOrder({ orderNo: 'P3', state: 5, paymentType: 'online', orderTime: ASAP }),
+      ...payNothing('P3'),
     });
     logIn();
     renderApp('/order/submit');
@@ -217,7 +242,7 @@ describe('/order/submit', () => {
     await userEvent.click(screen.getByTestId('checkout-submit'));
     expect(await screen.findByText('服务器异常，请稍后再试!')).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('checkout-submit'));
-    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P3'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P3&paymentId=pay_P3'));
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
   });

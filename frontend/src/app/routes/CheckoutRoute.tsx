@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
+import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/payment';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
+import { currentChannel } from '@/lib/channel';
 import type { Address, OrderType, ReservationInput } from '@/types/api';
 
 /** Orders may only start from a cart that passes the server's check (errCode -4: empty, no valid items). */
@@ -29,6 +31,9 @@ export function CheckoutRoute() {
   const { store } = useCurrentStore();
   const address = useSelectedAddress((s) => s.address);
   const [blocked, setBlocked] = useState<string | null>(null);
+  const payMethods = useMemo(() => onlineMethodsFor(currentChannel()), []);
+  const go = useCallback((to: string, opts?: { replace?: boolean }) => void navigate(to, opts), [navigate]);
+  const pay = usePay({ navigate: go });
 
   useEffect(() => startCartLive(), []);
 
@@ -66,31 +71,38 @@ export function CheckoutRoute() {
   };
 
   return (
-    <CheckoutPage
-      cart={blocked ? null : cart}
-      cartError={status === 'error' ? (cartError?.message ?? null) : null}
-      cartBusy={busy}
-      blocked={blocked}
-      store={store}
-      address={address}
-      lines={
-        cart ? (
-          <>
-            <CartPromotions cart={cart} />
-            <CartLines cart={cart} readOnly />
-          </>
-        ) : null
-      }
-      onReserve={reserve}
-      onPickAddress={() => void navigate('/selectAddress')}
-      onCartReplaced={(fresh) => useCart.getState().adopt(fresh)}
-      onSubmitted={(reply) => {
-        // The cart is empty now.
-        void useCart.getState().load({ pageName: 'menu', force: true });
-        void navigate(`/order/status?orderNo=${encodeURIComponent(reply.orderNo)}`, { replace: true });
-      }}
-      onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
-      onBackToMenu={() => void navigate('/menu', { replace: true })}
-    />
+    <>
+      <CheckoutPage
+        cart={blocked ? null : cart}
+        cartError={status === 'error' ? (cartError?.message ?? null) : null}
+        cartBusy={busy}
+        blocked={blocked}
+        store={store}
+        address={address}
+        lines={
+          cart ? (
+            <>
+              <CartPromotions cart={cart} />
+              <CartLines cart={cart} readOnly />
+            </>
+          ) : null
+        }
+        onReserve={reserve}
+        onPickAddress={() => void navigate('/selectAddress')}
+        onCartReplaced={(fresh) => useCart.getState().adopt(fresh)}
+        payMethods={payMethods}
+        onSubmitted={(reply, method) => {
+          // The cart is empty now.
+          void useCart.getState().load({ pageName: 'menu', force: true });
+          // Pay on delivery goes straight to the status page (spec ordering §4 payment flow 7);
+          // online, the payment step hands the customer to the provider.
+          if (reply.paymentType === 'offline' || !method) void navigate(statusPath(reply.orderNo), { replace: true });
+          else void pay.start(reply.orderNo, method);
+        }}
+        onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
+        onBackToMenu={() => void navigate('/menu', { replace: true })}
+      />
+      <PayHost flow={pay} />
+    </>
   );
 }

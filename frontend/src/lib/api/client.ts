@@ -1,15 +1,17 @@
 /**
  * The one API client. Knows the envelope `{errCode, errMsg, data}`, the request context headers
- * (Accept-Language from the current language, X-Channel-Id 2 = web), timeouts, de-duplication of
- * identical GETs in flight and optional short caches. It never navigates or toasts: callers and the
- * app layer decide what an error means for the screen.
+ * (Accept-Language from the current language, X-Channel-Id of the browser: lib/channel), timeouts,
+ * de-duplication of identical GETs in flight and optional short caches. It never navigates or
+ * toasts: callers and the app layer decide what an error means for the screen.
  */
+import { currentChannel } from '../channel';
 import { getLang, translate } from '../i18n';
 import { CART_TOKEN_HEADER, getCartToken, setCartToken } from './cartToken';
 import { ApiError, ERR, statusMessageKey } from './errors';
 
 export const API_BASE = '/api/v1';
-export const CHANNEL_ID = '2';
+/** X-Channel-Id: 2 (web) in a plain browser, 5 in the WeChat browser, 9 in the Alipay one. */
+export const CHANNEL_ID = String(currentChannel());
 export const CLIENT_VERSION = '3.1.0';
 const DEFAULT_TIMEOUT_MS = 10_000;
 

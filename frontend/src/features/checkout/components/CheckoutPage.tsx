@@ -10,7 +10,7 @@ import { showToast } from '@/components/Toast';
 import { isApiError } from '@/lib/api';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { Address, Cart, OrderSubmitReply, OrderType, PaymentType, ReservationInput, Store } from '@/types/api';
+import type { Address, Cart, OrderSubmitReply, OrderType, PayMethod, PaymentType, ReservationInput, Store } from '@/types/api';
 import { storeAddress, storeName } from '@/utils/storeDisplay';
 import { submitOrder } from '../api/checkout';
 import { buildOrder, IdempotencyKeys, paymentTypesFor, REMARK_MAX, TABLEWARE_MAX } from '../submit';
@@ -39,7 +39,10 @@ export interface CheckoutPageProps {
   onPickAddress: () => void;
   /** The server's fresh cart (409 errCode -6: amounts changed). */
   onCartReplaced: (cart: Cart) => void;
-  onSubmitted: (reply: OrderSubmitReply) => void;
+  /** The online methods of the user's channel (the first is the default). */
+  payMethods?: PayMethod[];
+  /** The order is placed: `method` is the online method chosen (null for pay on delivery). */
+  onSubmitted: (reply: OrderSubmitReply, method: PayMethod | null) => void;
   onReload?: () => void;
   onBackToMenu: () => void;
 }
@@ -88,6 +91,7 @@ function CheckoutForm({
   onReserve,
   onPickAddress,
   onCartReplaced,
+  payMethods = [],
   onSubmitted,
 }: CheckoutPageProps & { cart: Cart }) {
   const t = useT();
@@ -97,6 +101,7 @@ function CheckoutForm({
   const [tableware, setTableware] = useState(1);
   const [invoice, setInvoice] = useState(false);
   const [payment, setPayment] = useState<PaymentType>('online');
+  const [method, setMethod] = useState<PayMethod | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const keys = useRef(new IdempotencyKeys());
 
@@ -107,6 +112,7 @@ function CheckoutForm({
     : (store?.serviceMethods ?? [orderType]).filter((m): m is OrderType => m === 0 || m === 1 || m === 2);
   const payments = paymentTypesFor(orderType);
   const payType: PaymentType = payments.includes(payment) ? payment : 'online';
+  const payMethod: PayMethod | null = method && payMethods.includes(method) ? method : (payMethods[0] ?? null);
   const storeCode = cart.storeCode || store?.storeCode || '';
   const delivery = orderType === 0;
 
@@ -150,7 +156,7 @@ function CheckoutForm({
     try {
       const reply = await submitOrder(order, key);
       keys.current.forget();
-      onSubmitted(reply);
+      onSubmitted(reply, reply.paymentType === 'offline' ? null : payMethod);
     } catch (e) {
       if (isApiError(e) && e.errCode === AMOUNTS_CHANGED && isCart(e.data)) {
         // Nothing was created: show the fresh amounts; the next submit is a new attempt.
@@ -303,6 +309,26 @@ function CheckoutForm({
               </button>
             ))}
           </div>
+          {payType === 'online' && payMethods.length > 0 && (
+            <div className="co-methods" role="radiogroup" aria-label={t('checkout.payMethod')} data-testid="checkout-methods">
+              {payMethods.map((m) => (
+                <button
+                  key={m}
+                  type="button"
+                  role="radio"
+                  aria-checked={m === payMethod}
+                  className={`co-methods__opt co-methods__opt--${m}${m === payMethod ? ' co-methods__opt--on' : ''}`}
+                  onClick={() => setMethod(m)}
+                  data-testid={`checkout-method-${m}`}
+                >
+                  <span className="co-methods__logo" aria-hidden="true">
+                    {t(`pay.method.${m}.short` as MessageKey)}
+                  </span>
+                  {t(`pay.method.${m}` as MessageKey)}
+                </button>
+              ))}
+            </div>
+          )}
         </section>
 
         <section className="co-card co-sum" aria-label={t('checkout.amounts')} data-testid="checkout-amounts">
