@@ -15,6 +15,10 @@ export function routeMeta(pathname: string): RouteMeta {
   if (pathname.startsWith('/product/')) return { level: 3, title: 'menu.title', pageCode: 'productInfo' };
   if (pathname === '/order/submit') return { level: 3, title: 'checkout.title', pageCode: 'orderSubmit' };
   if (pathname === '/order/status') return { level: 4, title: 'order.status.title', pageCode: 'orderStatus' };
+  if (pathname === '/order') return { level: 2, title: 'order.list.title', pageCode: 'orderList' };
+  if (pathname === '/order/info') return { level: 3, title: 'order.info.title', pageCode: 'orderInfo' };
+  if (pathname === '/order/oneMoreOrder') return { level: 3, title: 'order.again', pageCode: 'oneMoreOrder' };
+  if (pathname === '/order/comment') return { level: 4, title: 'order.comment.title', pageCode: 'orderComment' };
   const account = ACCOUNT[pathname];
   if (account) return account;
   return { level: 1, title: null, pageCode: '' };

@@ -17,7 +17,7 @@ import { CheckoutRoute } from './routes/CheckoutRoute';
 import { FindStoreRoute } from './routes/FindStoreRoute';
 import { HomeRoute } from './routes/HomeRoute';
 import { MenuRoute } from './routes/MenuRoute';
-import { OrderStatusRoute } from './routes/OrderRoutes';
+import { OrderCommentRoute, OrderInfoRoute, OrderListRoute, OrderStatusRoute, ReorderRoute } from './routes/OrderRoutes';
 import { ProductRoute } from './routes/ProductRoute';
 import { SearchRoute } from './routes/SearchRoute';
 
@@ -25,8 +25,8 @@ const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
 
 /**
  * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
- * the address book) go through RequireLogin. Screens not built yet (order list, coupons…) and
- * unknown paths go home.
+ * the address book, the order list and its pages) go through RequireLogin. Screens not built yet
+ * (coupons…) and unknown paths go home.
  */
 export function AppRoutes() {
   return (
@@ -58,8 +58,12 @@ export function AppRoutes() {
         <Route path="address/update" element={guarded(<AddressFormRoute />)} />
 
         <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
-        {/* The order's owner only: the server answers 401 to a visitor, who goes to /login. */}
+        {/* The order's owner (401 sends a visitor to /login), or anyone with its viewToken. */}
         <Route path="order/status" element={<OrderStatusRoute />} />
+        <Route path="order" element={guarded(<OrderListRoute />)} />
+        <Route path="order/info" element={guarded(<OrderInfoRoute />)} />
+        <Route path="order/oneMoreOrder" element={guarded(<ReorderRoute />)} />
+        <Route path="order/comment" element={guarded(<OrderCommentRoute />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -629,4 +629,160 @@ export interface OrderDetail {
   /** Cart items as priced at submit. */
   lines: Partial<CartItem>[];
   createdAt: number;
+  /** The current step in the order type's words (server language). */
+  progressLabel?: string;
+  rules?: AppliedRule[];
+  history?: OrderHistoryEntry[];
+  /** The last transition's number; `order:progress` events continue at seq + 1. */
+  seq?: number;
+  /** When it arrives (delivery) or is ready (pickup, dine-in); recomputed at each stage. */
+  eta?: number | null;
+  /** accept, make, oven, quality check, dispatch/ready, delivered/completed. */
+  steps?: OrderStep[];
+  /** Before the store accepted. */
+  canCancel?: boolean;
+  /** Lets someone without the owner's login follow the order (`?viewToken=`, `order:watch`). */
+  viewToken?: string;
+  payment?: OrderPaymentRef | null;
+  comment?: OrderComment | null;
+}
+
+/** One step of the status page's tracker. */
+export interface OrderStep {
+  progress: number;
+  label: string;
+  at: number | null;
+  done: boolean;
+  current: boolean;
+}
+
+/** One transition of an order (who moved it, when). */
+export interface OrderHistoryEntry {
+  seq: number;
+  state: number;
+  progress: number;
+  /** customer, store, system. */
+  actor: string;
+  note?: string | null;
+  at: number;
+}
+
+export interface OrderComment {
+  rating: number;
+  text: string;
+  at: number;
+}
+
+export type PaymentState = 'created' | 'pending' | 'paid' | 'failed' | 'closed' | 'refunded';
+
+/** The order's latest payment attempt. */
+export interface OrderPaymentRef {
+  paymentId: string;
+  state: PaymentState | string;
+  method: string;
+}
+
+/** The order list's filters (GET /orders?state=). */
+export type OrderListFilter = 'all' | 'unpaid' | 'active' | 'completed' | 'cancelled';
+
+export interface OrderSummaryItem {
+  name: string;
+  quantity: number;
+  imageUrl: string;
+}
+
+export interface OrderSummary {
+  orderNo: string;
+  state: number;
+  stateLabel: string;
+  progress: number;
+  orderType: number;
+  orderTime: number;
+  storeCode: string;
+  storeName: string;
+  orderAmount: number;
+  items: OrderSummaryItem[];
+  itemCount: number;
+  createdAt: number;
+}
+
+export interface OrderPage {
+  list: OrderSummary[];
+  page: number;
+  pageSize: number;
+  total: number;
+  hasMore: boolean;
+}
+
+/** POST /orders/{orderNo}/reorder: the cart filled again and the products that could not be. */
+export interface ReorderReply {
+  cart: Cart;
+  skipped: string[];
+}
+
+export type PayMethod =
+  | 'alipay_wap'
+  | 'alipay_app'
+  | 'wechat_app'
+  | 'wechat_h5'
+  | 'wechat_jsapi'
+  | 'unionpay_app'
+  | 'unionpay_web'
+  | 'ccb'
+  | 'bbc'
+  | 'offline';
+
+export interface CreatePaymentInput {
+  orderNo: string;
+  method: PayMethod;
+  returnUrl?: string;
+  openId?: string;
+}
+
+/** POST /payments: the pay instructions of the method (spec ordering §7 response fields). */
+export interface PaymentCreated {
+  paymentId: string | null;
+  orderNo: string;
+  orderId: number;
+  orderType: number;
+  method: string;
+  payAmount: number;
+  orderAmount: number;
+  alreadyPayAmount: number;
+  /** A form that submits itself (web flows). */
+  html: string | null;
+  /** Where the browser goes (H5 flows; the sandbox cashier). */
+  url: string | null;
+  /** App SDK flows. */
+  payInfo: string | null;
+  signInfo: string | null;
+  /** UnionPay's transaction number. */
+  tn: string | null;
+  unionPayParas: unknown;
+  expiresAt: number | null;
+}
+
+/** GET /payments/in-progress: the server's pay-in-progress record (spec ordering §3). */
+export interface PaymentInProgress {
+  money: number;
+  orderNo: string;
+  orderId: number;
+  payInfo: unknown;
+  orderType: number;
+  orderAmount: number;
+  alreadyPayAmount: number;
+  paymentId: string;
+  method: string;
+  expiresAt: number;
+}
+
+/** GET /payments/{paymentId}. */
+export interface PaymentInfo {
+  paymentId: string;
+  orderNo: string;
+  state: PaymentState | string;
+  method: string;
+  amount: number;
+  failReason: string | null;
+  expiresAt?: number;
 }

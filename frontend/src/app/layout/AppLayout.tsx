@@ -4,6 +4,7 @@ import { ConnectionBadge } from '@/components/ConnectionBadge';
 import { ToastHost, showToast } from '@/components/Toast';
 import { SessionDialogs, rememberRedirect, useAccount } from '@/features/account';
 import { resetSelectedAddress } from '@/features/address';
+import { statusPath, usePayResume } from '@/features/payment';
 import { resetStoreSelection } from '@/features/store';
 import { onAuthError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
@@ -57,6 +58,13 @@ export function AppLayout() {
       }),
     [navigate],
   );
+
+  // Back in the foreground while a payment is in progress: its status page (spec ordering §4 step 6).
+  usePayResume((record) => {
+    const params = new URLSearchParams(location.search);
+    if (location.pathname === '/order/status' && params.get('orderNo') === record.orderNo) return;
+    void navigate(statusPath(record.orderNo, { paymentId: record.paymentId }));
+  });
 
   return (
     <div className="app-col">

@@ -38,3 +38,49 @@ export function orderStateTone(state: number): 'warn' | 'ok' | 'muted' | 'info' 
   if ([2, 3, 9, 10, 11].includes(state)) return 'muted';
   return 'info';
 }
+
+/**
+ * The tracker's words for a step (spec ordering §4: dispatch and delivered read differently for
+ * takeaway and dine-in), the same as the server's `steps[].label` (actors step_label).
+ */
+export function stepLabelKey(progress: number, orderType: number): MessageKey {
+  switch (progress === 4 ? 10 : progress) {
+    case 0:
+      return 'order.progress.0';
+    case 1:
+      return 'order.step.1';
+    case 2:
+      return 'order.progress.2';
+    case 3:
+      return 'order.progress.3';
+    case 10:
+      return 'order.step.10';
+    case 20:
+      return 'order.step.20';
+    case 30:
+      return 'order.step.30';
+    case 40:
+      return orderType === 0 ? 'order.step.40.0' : orderType === 2 ? 'order.step.40.2' : 'order.step.40.1';
+    case 50:
+      return orderType === 0 ? 'order.step.50.0' : 'order.step.50.1';
+    default:
+      return 'order.progress.99';
+  }
+}
+
+/** The list filters of GET /orders?state=. */
+export const ORDER_FILTERS = ['all', 'unpaid', 'active', 'completed', 'cancelled'] as const;
+
+/** Closed states: cancelled variants (2, 3, 9, 10, 11) and completed (8). */
+export function isClosedState(state: number): boolean {
+  return state === 8 || [2, 3, 9, 10, 11].includes(state);
+}
+
+export function isCancelledState(state: number): boolean {
+  return [2, 3, 9, 10, 11].includes(state);
+}
+
+/** Unpaid online orders (5 unpaid, 4 payment failed): the customer may pay. */
+export function isUnpaidState(state: number): boolean {
+  return state === 5 || state === 4;
+}

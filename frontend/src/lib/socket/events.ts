@@ -6,7 +6,8 @@ export const NAMESPACES: readonly Namespace[] = ['/', '/store'];
 export interface OrderProgressEvent {
   orderNo: string;
   progress: number | string;
-  state: string;
+  /** The display state code (a number in the contract; older builds sent text). */
+  state: number | string;
   at: number | string;
   eta: number | string | null;
   /** Increases by one per order; a gap means "ask for the snapshot". */

@@ -1,164 +1,275 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Dialog } from '@/components/Dialog';
 import { Header } from '@/components/Header';
-import { BagIcon, DineIcon, ScooterIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
-import { Price } from '@/components/Price';
-import { useQuery } from '@/hooks/useQuery';
-import { now } from '@/lib/clock';
-import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import { showToast } from '@/components/Toast';
+import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { OrderDetail } from '@/types/api';
-import { itemOptions } from '@/utils/cartItem';
-import { formatDateTime, formatDayTime } from '@/utils/time';
-import { getOrder } from '../api/order';
-import { orderStateLabel, orderStateTone } from '../labels';
+import { cancelOrder, refundOrder } from '../api/order';
+import { useOrderTracker } from '../hooks/useOrderTracker';
+import { isCancelledState, isClosedState, isUnpaidState, orderStateLabel, orderStateTone } from '../labels';
+import { stepIndex } from '../tracking';
+import { OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
+import { RefundFailedDialog, refundFailure } from './RefundFailedDialog';
+import { EtaLine, LiveChip, StepTracker } from './StepTracker';
 import './Order.css';
+
+/** The payment side of the page (the app composes it from the payment feature). */
+export interface OrderPaymentView {
+  /** none, paying (支付处理中...), paid, failed (支付失败: also cancelled), closed. */
+  phase: 'none' | 'paying' | 'paid' | 'failed' | 'closed';
+  reason?: string | null;
+}
 
 export interface OrderStatusPageProps {
   orderNo: string;
+  /** Someone else's order, followed with its view token: no owner actions. */
+  viewToken?: string | null;
   /** The store's name when the order does not carry one (the app knows the current store). */
   storeNameFallback?: (storeCode: string) => string | null;
   onContinue: () => void;
+  payment?: OrderPaymentView;
+  /** Pay (again) for the unpaid order. */
+  onPay?: (order: OrderDetail) => void;
+  /** Changes when the app learns the order moved (a payment result): a fresh snapshot. */
+  refreshKey?: string | number;
+  /** Every version of the order shown. */
+  onOrder?: (order: OrderDetail) => void;
 }
 
-const TYPE_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
+const TOAST_MS = 3000;
 
-/** /order/status?orderNo=: the order just placed — number, state, store, time, lines and amount. */
-export function OrderStatusPage({ orderNo, storeNameFallback, onContinue }: OrderStatusPageProps) {
+/**
+ * /order/status?orderNo=: the order followed live — the steps with their times, the ETA counting
+ * down, the connection state, the store phone; the payment while it is pending or failed; cancel
+ * before the store accepted; the refund failure alert.
+ */
+export function OrderStatusPage({ orderNo, viewToken, storeNameFallback, onContinue, payment, onPay, refreshKey, onOrder }: OrderStatusPageProps) {
   const t = useT();
-  const lang = useLang();
-  const q = useQuery(orderNo ? `order:${orderNo}:${lang}` : null, (signal) => getOrder(orderNo, signal));
+  const navigate = useNavigate();
+  const tracker = useOrderTracker(orderNo, viewToken);
+  const { order, refresh } = tracker;
+
+  const firstKey = useRef(refreshKey);
+  useEffect(() => {
+    if (firstKey.current === refreshKey) return;
+    firstKey.current = refreshKey;
+    refresh();
+  }, [refreshKey, refresh]);
+
+  const onOrderRef = useRef(onOrder);
+  useEffect(() => {
+    onOrderRef.current = onOrder;
+  });
+  useEffect(() => {
+    if (order) onOrderRef.current?.(order);
+  }, [order]);
+
   return (
     <div className="ost">
-      <Header title={t('order.status.title')} fallback="/" />
+      <Header
+        title={t('order.status.title')}
+        fallback="/"
+        right={
+          viewToken ? null : (
+            <button type="button" className="hdr__btn hdr__btn--text" onClick={() => void navigate('/order')} data-testid="order-list-link">
+              {t('order.list.short')}
+            </button>
+          )
+        }
+      />
       {!orderNo ? (
         <Loading page error={t('order.notFound')} />
-      ) : !q.data ? (
-        <Loading page error={q.error?.message} reloadText={t('common.retry')} onReload={q.reload} />
+      ) : !order ? (
+        <Loading page error={tracker.error?.message} reloadText={t('common.retry')} onReload={refresh} />
       ) : (
-        <OrderView order={q.data} storeName={q.data.storeName || storeNameFallback?.(q.data.storeCode) || q.data.storeCode} onContinue={onContinue} />
+        <StatusView
+          order={order}
+          owner={!viewToken}
+          storeName={order.storeName || storeNameFallback?.(order.storeCode) || order.storeCode}
+          payment={payment ?? { phase: 'none' }}
+          onPay={onPay}
+          onContinue={onContinue}
+          onAdopt={tracker.adopt}
+        />
       )}
     </div>
   );
 }
 
-function OrderView({ order, storeName, onContinue }: { order: OrderDetail; storeName: string; onContinue: () => void }) {
+interface StatusViewProps {
+  order: OrderDetail;
+  owner: boolean;
+  storeName: string;
+  payment: OrderPaymentView;
+  onPay?: (order: OrderDetail) => void;
+  onContinue: () => void;
+  onAdopt: (order: OrderDetail) => void;
+}
+
+function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdopt }: StatusViewProps) {
   const t = useT();
-  const lang = useLang();
-  const type = order.orderType === 1 || order.orderType === 2 ? order.orderType : 0;
-  const Icon = TYPE_ICON[type];
-  const lines = order.lines ?? [];
-  const tone = orderStateTone(order.state);
-  const key = orderStateLabel(order.state);
-  // A state the spec's list does not name: the server's own label.
-  const label = key === 'order.state.unknown' && order.stateLabel ? order.stateLabel : t(key);
+  const navigate = useNavigate();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refundTel, setRefundTel] = useState<string | null>(null);
+
+  const type = orderTypeOf(order);
+  const unpaid = isUnpaidState(order.state);
+  const cancelled = isCancelledState(order.state);
+  const closed = isClosedState(order.state);
   const offline = order.paymentType === 'offline';
-  const amount = toFen(order.orderAmount);
-  const timeText = order.isBookOrder
-    ? t('order.bookedFor', { time: formatDayTime(order.orderTime, lang, now()) })
-    : t('order.expectedAt', { time: formatDayTime(order.orderTime, lang, now()) });
+  const stateKey = orderStateLabel(order.state);
+  const stateLabel = stateKey === 'order.state.unknown' && order.stateLabel ? order.stateLabel : t(stateKey);
+  const paying = unpaid && payment.phase === 'paying';
+  const payFailed = unpaid && (payment.phase === 'failed' || order.state === 4);
+  const headline = paying ? t('pay.processing') : unpaid || cancelled ? stateLabel : order.progressLabel || stateLabel;
+  const steps = order.steps ?? [];
+  const reached = steps.some((s) => s.done);
+  const showSteps = !unpaid && (!cancelled || reached);
+  const showEta = !unpaid && !closed && typeof order.eta === 'number' && order.eta > 0;
+  // A cancelled or refused paid order whose money is still with us: the refund failed before.
+  const refundable = owner && cancelled && !offline && order.payment?.state === 'paid';
+
+  let hint = '';
+  if (paying) hint = t('pay.processingHint');
+  else if (unpaid) hint = t('order.hint.unpaid');
+  else if (cancelled) hint = t(order.progress === 2 ? 'order.hint.refused' : 'order.hint.cancelled');
+  else if (order.state === 7 || (offline && !closed)) hint = t('order.hint.cod', { amount: formatFen(toFen(order.orderAmount)) });
+  else if (order.progress === 0) hint = t('order.hint.awaiting');
+
+  const cancel = async () => {
+    setConfirmCancel(false);
+    if (busy) return;
+    setBusy(true);
+    try {
+      onAdopt(await cancelOrder(order.orderNo));
+      showToast(t('order.cancelled'), TOAST_MS);
+    } catch (e) {
+      const failure = refundFailure(e, order.storeTel);
+      if (failure) setRefundTel(failure.tel);
+      else showToast(e instanceof Error ? e.message : String(e), TOAST_MS);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const refund = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await refundOrder(order.orderNo);
+      showToast(t('order.refundDone'), TOAST_MS);
+    } catch (e) {
+      const failure = refundFailure(e, order.storeTel);
+      if (failure) setRefundTel(failure.tel);
+      else showToast(e instanceof Error ? e.message : String(e), TOAST_MS);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <div className="ost__body">
-      <section className={`ost-head ost-head--${tone}`} data-testid="order-state" data-state={order.state}>
-        <strong className="ost-head__state">{label}</strong>
-        <span className="ost-head__hint">
-          {order.state === 5 ? t('order.hint.unpaid') : order.state === 7 || offline ? t('order.hint.cod', { amount: formatFen(amount) }) : ''}
-        </span>
+      <section
+        className={`ost-head ost-head--${payFailed ? 'warn' : orderStateTone(order.state)}`}
+        data-testid="order-state"
+        data-state={order.state}
+        data-progress={order.progress}
+        data-seq={order.seq ?? ''}
+      >
+        <div className="ost-head__top">
+          <span className="ost-head__badge">{stateLabel}</span>
+          <LiveChip />
+        </div>
+        <strong className="ost-head__state" data-testid="order-progress">
+          {headline}
+        </strong>
+        {hint && <span className="ost-head__hint">{hint}</span>}
+        {showEta && <EtaLine eta={order.eta as number} orderType={type} />}
       </section>
 
-      <section className="ost-card">
-        <div className="ost-row">
-          <span>{t('order.no')}</span>
-          <strong data-testid="order-no">{order.orderNo}</strong>
-        </div>
-        <div className="ost-row">
-          <span>{t('order.type')}</span>
-          <span className="ost-row__type">
-            <Icon /> {t(`orderType.${type}` as MessageKey)}
-            {order.deskNo ? ` · ${t('checkout.desk', { desk: order.deskNo })}` : ''}
-          </span>
-        </div>
-        <div className="ost-row">
-          <span>{t('order.store')}</span>
-          <span data-testid="order-store">{storeName}</span>
-        </div>
-        <div className="ost-row">
-          <span>{type === 0 ? t('order.deliveryTime') : t('order.pickupTime')}</span>
-          <span data-testid="order-time">{timeText}</span>
-        </div>
-        {type === 0 && order.address && (
-          <div className="ost-row" data-testid="order-address">
-            <span>{t('order.address')}</span>
-            <span>
-              {order.address.baseAddress} {order.address.houseNumber}
-              {order.receiverName || order.receiverMobile ? (
-                <small className="ost-row__sub">
-                  {order.receiverName} {order.receiverMobile}
-                </small>
-              ) : null}
+      {owner && unpaid && onPay && (
+        <section className={`ost-pay${payFailed ? ' ost-pay--failed' : ''}`} data-testid={paying ? 'pay-pending' : payFailed ? 'pay-failed' : 'pay-unpaid'}>
+          {paying ? (
+            <span className="ost-pay__text">
+              <span className="ost-pay__spinner" aria-hidden="true" />
+              {t('pay.processing')}
             </span>
-          </div>
-        )}
-        {order.createdAt ? (
-          <div className="ost-row">
-            <span>{t('order.createdAt')}</span>
-            <span>{formatDateTime(order.createdAt)}</span>
-          </div>
-        ) : null}
-      </section>
-
-      <section className="ost-card" aria-label={t('checkout.items')}>
-        <ul className="ost-lines" data-testid="order-lines">
-          {lines.map((line, i) => {
-            const opts = itemOptions(line, t);
-            const price = toFen(line.countPriceAfterPE ?? line.countPrice ?? 0);
-            return (
-              <li key={line.id ?? i} className="ost-line">
-                <span className="ost-line__name">
-                  {line.prodName ?? line.productCode}
-                  {opts.length > 0 && <small>{opts.join(' · ')}</small>}
-                </span>
-                <span className="ost-line__qty">×{line.quantity ?? 1}</span>
-                <Price fen={price} size="sm" />
-              </li>
-            );
-          })}
-        </ul>
-        <div className="ost-sum">
-          <div className="ost-row">
-            <span>{t('checkout.productAmount')}</span>
-            <span>{formatFen(toFen(order.orderProductAmount))}</span>
-          </div>
-          {order.activityAmount ? (
-            <div className="ost-row ost-row--off">
-              <span>{t('checkout.discount')}</span>
-              <span>-{formatFen(toFen(order.activityAmount))}</span>
-            </div>
-          ) : null}
-          {type === 0 && (
-            <div className="ost-row">
-              <span>{t('checkout.deliveryFee')}</span>
-              <span>{formatFen(toFen(order.freightAmount))}</span>
-            </div>
+          ) : (
+            <>
+              <span className="ost-pay__text">
+                {payFailed ? <strong>{t('pay.failed')}</strong> : <strong>{t('order.toPay', { amount: formatFen(toFen(order.orderAmount - (order.paidAmount ?? 0))) })}</strong>}
+                {payFailed && payment.reason ? <small>{payment.reason}</small> : null}
+              </span>
+              <button type="button" className="btn btn--primary btn--sm" onClick={() => onPay(order)} data-testid="pay-again">
+                {payFailed ? t('pay.again') : t('pay.now')}
+              </button>
+            </>
           )}
-          <div className="ost-row ost-row--total">
-            <span>{t(offline ? 'order.payOnDelivery' : 'checkout.orderAmount')}</span>
-            <span data-testid="order-amount">
-              <Price fen={amount} size="md" />
-            </span>
-          </div>
-        </div>
-      </section>
-      {order.remark && (
-        <section className="ost-card">
-          <div className="ost-row">
-            <span>{t('checkout.remark')}</span>
-            <span>{order.remark}</span>
-          </div>
         </section>
       )}
+
+      {showSteps && steps.length > 0 && (
+        <section className="ost-card ost-card--steps">
+          <StepTracker steps={steps} />
+        </section>
+      )}
+
+      <StoreCard order={order} storeName={storeName} />
+      <OrderInfoCard order={order} />
+      <OrderLinesCard order={order} />
+      <RemarkCard order={order} />
+
+      <div className="ost-actions">
+        {owner && order.canCancel && stepIndex(order.progress) < 0 && !closed && (
+          <button type="button" className="btn btn--ghost" onClick={() => setConfirmCancel(true)} disabled={busy} data-testid="order-cancel">
+            {t('order.cancel')}
+          </button>
+        )}
+        {refundable && (
+          <button type="button" className="btn btn--ghost" onClick={() => void refund()} disabled={busy} data-testid="order-refund">
+            {t('order.refund')}
+          </button>
+        )}
+        {owner && (
+          <button
+            type="button"
+            className="btn btn--ghost"
+            onClick={() => void navigate(`/order/info?orderNo=${encodeURIComponent(order.orderNo)}`)}
+            data-testid="order-info-link"
+          >
+            {t('order.info.open')}
+          </button>
+        )}
+        {owner && order.state === 8 && !order.comment && (
+          <button
+            type="button"
+            className="btn btn--ghost"
+            onClick={() => void navigate(`/order/comment?orderNo=${encodeURIComponent(order.orderNo)}`)}
+            data-testid="order-comment-link"
+          >
+            {t('order.comment.open')}
+          </button>
+        )}
+      </div>
       <button type="button" className="btn btn--ghost btn--block" onClick={onContinue} data-testid="order-continue">
         {t('order.continue')}
       </button>
+
+      <Dialog
+        open={confirmCancel}
+        title={t('order.cancelConfirm')}
+        onConfirm={() => void cancel()}
+        onCancel={() => setConfirmCancel(false)}
+        confirmText={t('order.cancelYes')}
+        cancelText={t('order.cancelNo')}
+      >
+        <p className="ost-dialog-text">{order.state === 6 ? t('order.cancelPaidHint') : t('order.cancelHint')}</p>
+      </Dialog>
+      <RefundFailedDialog tel={refundTel} onClose={() => setRefundTel(null)} />
     </div>
   );
 }

@@ -1,0 +1,158 @@
+import { BagIcon, DineIcon, PhoneIcon, ScooterIcon } from '@/components/Icons';
+import { Price } from '@/components/Price';
+import { now } from '@/lib/clock';
+import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import { formatFen, toFen } from '@/lib/money';
+import type { OrderDetail } from '@/types/api';
+import { itemOptions } from '@/utils/cartItem';
+import { formatDateTime, formatDayTime } from '@/utils/time';
+
+const TYPE_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
+
+export function orderTypeOf(order: Pick<OrderDetail, 'orderType'>): 0 | 1 | 2 {
+  return order.orderType === 1 || order.orderType === 2 ? order.orderType : 0;
+}
+
+/** A phone number as a tel: address (digits, + and the - separators). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+-]/g, '')}`;
+}
+
+/** The store with its phone (a tel: link). */
+export function StoreCard({ order, storeName }: { order: OrderDetail; storeName: string }) {
+  const t = useT();
+  return (
+    <section className="ost-card ost-store">
+      <div className="ost-store__main">
+        <span className="ost-store__label">{t('order.store')}</span>
+        <strong data-testid="order-store">{storeName}</strong>
+      </div>
+      {order.storeTel ? (
+        <a className="ost-store__tel" href={telHref(order.storeTel)} data-testid="store-tel" aria-label={t('order.callStore', { tel: order.storeTel })}>
+          <PhoneIcon />
+          <span>{order.storeTel}</span>
+        </a>
+      ) : null}
+    </section>
+  );
+}
+
+/** Number, type, time, address, placed at. */
+export function OrderInfoCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const lang = useLang();
+  const type = orderTypeOf(order);
+  const Icon = TYPE_ICON[type];
+  const timeText = order.isBookOrder
+    ? t('order.bookedFor', { time: formatDayTime(order.orderTime, lang, now()) })
+    : t('order.expectedAt', { time: formatDayTime(order.orderTime, lang, now()) });
+  return (
+    <section className="ost-card">
+      <div className="ost-row">
+        <span>{t('order.no')}</span>
+        <strong data-testid="order-no">{order.orderNo}</strong>
+      </div>
+      <div className="ost-row">
+        <span>{t('order.type')}</span>
+        <span className="ost-row__type">
+          <Icon /> {t(`orderType.${type}` as MessageKey)}
+          {order.deskNo ? ` · ${t('checkout.desk', { desk: order.deskNo })}` : ''}
+        </span>
+      </div>
+      <div className="ost-row">
+        <span>{type === 0 ? t('order.deliveryTime') : t('order.pickupTime')}</span>
+        <span data-testid="order-time">{timeText}</span>
+      </div>
+      {type === 0 && order.address && (
+        <div className="ost-row" data-testid="order-address">
+          <span>{t('order.address')}</span>
+          <span>
+            {order.address.baseAddress} {order.address.houseNumber}
+            {order.receiverName || order.receiverMobile ? (
+              <small className="ost-row__sub">
+                {order.receiverName} {order.receiverMobile}
+              </small>
+            ) : null}
+          </span>
+        </div>
+      )}
+      {order.createdAt ? (
+        <div className="ost-row">
+          <span>{t('order.createdAt')}</span>
+          <span>{formatDateTime(order.createdAt)}</span>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** The lines as priced at submit and the amounts. */
+export function OrderLinesCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const type = orderTypeOf(order);
+  const offline = order.paymentType === 'offline';
+  const lines = order.lines ?? [];
+  return (
+    <section className="ost-card" aria-label={t('checkout.items')}>
+      <ul className="ost-lines" data-testid="order-lines">
+        {lines.map((line, i) => {
+          const opts = itemOptions(line, t);
+          const price = toFen(line.countPriceAfterPE ?? line.countPrice ?? 0);
+          return (
+            <li key={line.id ?? i} className="ost-line">
+              <span className="ost-line__name">
+                {line.prodName ?? line.productCode}
+                {opts.length > 0 && <small>{opts.join(' · ')}</small>}
+              </span>
+              <span className="ost-line__qty">×{line.quantity ?? 1}</span>
+              <Price fen={price} size="sm" />
+            </li>
+          );
+        })}
+      </ul>
+      <div className="ost-sum">
+        <div className="ost-row">
+          <span>{t('checkout.productAmount')}</span>
+          <span>{formatFen(toFen(order.orderProductAmount))}</span>
+        </div>
+        {order.activityAmount ? (
+          <div className="ost-row ost-row--off">
+            <span>{t('checkout.discount')}</span>
+            <span>-{formatFen(toFen(order.activityAmount))}</span>
+          </div>
+        ) : null}
+        {type === 0 && (
+          <div className="ost-row">
+            <span>{t('checkout.deliveryFee')}</span>
+            <span>{formatFen(toFen(order.freightAmount))}</span>
+          </div>
+        )}
+        <div className="ost-row ost-row--total">
+          <span>{t(offline ? 'order.payOnDelivery' : 'checkout.orderAmount')}</span>
+          <span data-testid="order-amount">
+            <Price fen={toFen(order.orderAmount)} size="md" />
+          </span>
+        </div>
+        {!offline && order.paidAmount ? (
+          <div className="ost-row" data-testid="order-paid">
+            <span>{t('order.paidAmount')}</span>
+            <span>{formatFen(toFen(order.paidAmount))}</span>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export function RemarkCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  if (!order.remark) return null;
+  return (
+    <section className="ost-card">
+      <div className="ost-row">
+        <span>{t('checkout.remark')}</span>
+        <span>{order.remark}</span>
+      </div>
+    </section>
+  );
+}

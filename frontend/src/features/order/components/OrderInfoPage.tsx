@@ -1,0 +1,101 @@
+import { useNavigate } from 'react-router';
+import { Header } from '@/components/Header';
+import { Loading } from '@/components/Loading';
+import { useQuery } from '@/hooks/useQuery';
+import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import type { OrderDetail, OrderHistoryEntry } from '@/types/api';
+import { formatDateTime } from '@/utils/time';
+import { getOrder } from '../api/order';
+import { isCancelledState, orderStateLabel, orderStateTone, stepLabelKey } from '../labels';
+import { OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
+import { Stars } from './Stars';
+import './Order.css';
+
+const ACTORS: Record<string, MessageKey> = { customer: 'order.actor.customer', store: 'order.actor.store', system: 'order.actor.system' };
+
+/** /order/info?orderNo=: the order's lines, amounts and history with times. */
+export function OrderInfoPage({ orderNo }: { orderNo: string }) {
+  const t = useT();
+  const lang = useLang();
+  const q = useQuery(orderNo ? `order-info:${orderNo}:${lang}` : null, (signal) => getOrder(orderNo, signal));
+  return (
+    <div className="ost">
+      <Header title={t('order.info.title')} fallback="/order" />
+      {!orderNo ? (
+        <Loading page error={t('order.notFound')} />
+      ) : !q.data ? (
+        <Loading page error={q.error?.message} reloadText={t('common.retry')} onReload={q.reload} />
+      ) : (
+        <InfoView order={q.data} />
+      )}
+    </div>
+  );
+}
+
+function historyLabel(h: OrderHistoryEntry, orderType: number, t: (k: MessageKey) => string): string {
+  if (h.note === 'created') return t('order.history.created');
+  // Before payment the progress is "unknown" (99): the state says what happened.
+  if (h.progress === 99) return t(orderStateLabel(h.state));
+  return t(stepLabelKey(h.progress, orderType));
+}
+
+function InfoView({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const no = encodeURIComponent(order.orderNo);
+  const stateKey = orderStateLabel(order.state);
+  const label = stateKey === 'order.state.unknown' && order.stateLabel ? order.stateLabel : t(stateKey);
+  const history = [...(order.history ?? [])].sort((a, b) => a.seq - b.seq);
+  return (
+    <div className="ost__body">
+      <section className={`ost-head ost-head--${orderStateTone(order.state)}`} data-testid="order-state" data-state={order.state}>
+        <strong className="ost-head__state">{label}</strong>
+        {order.progressLabel && !isCancelledState(order.state) && order.state !== 5 && order.state !== 4 ? (
+          <span className="ost-head__hint">{order.progressLabel}</span>
+        ) : null}
+      </section>
+      <StoreCard order={order} storeName={order.storeName || order.storeCode} />
+      <OrderInfoCard order={order} />
+      <OrderLinesCard order={order} />
+      <RemarkCard order={order} />
+      {history.length > 0 && (
+        <section className="ost-card" aria-label={t('order.history.title')}>
+          <h2 className="ost-card__title">{t('order.history.title')}</h2>
+          <ol className="ohist" data-testid="order-history">
+            {history.map((h) => (
+              <li key={h.seq} className="ohist__row" data-testid={`history-${h.seq}`}>
+                <span className="ohist__label">
+                  {historyLabel(h, order.orderType, t)}
+                  {ACTORS[h.actor] ? <small>{t(ACTORS[h.actor] as MessageKey)}</small> : null}
+                </span>
+                <time className="ohist__at" dateTime={new Date(h.at).toISOString()}>
+                  {formatDateTime(h.at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {order.comment && (
+        <section className="ost-card" data-testid="order-comment">
+          <h2 className="ost-card__title">{t('order.comment.mine')}</h2>
+          <Stars value={order.comment.rating} />
+          {order.comment.text && <p className="ocomment__text">{order.comment.text}</p>}
+        </section>
+      )}
+      <div className="ost-actions">
+        <button type="button" className="btn btn--secondary" onClick={() => void navigate(`/order/status?orderNo=${no}`)} data-testid="info-track">
+          {t('order.track')}
+        </button>
+        {order.state === 8 && !order.comment && (
+          <button type="button" className="btn btn--ghost" onClick={() => void navigate(`/order/comment?orderNo=${no}`)} data-testid="info-comment">
+            {t('order.comment.open')}
+          </button>
+        )}
+        <button type="button" className="btn btn--ghost" onClick={() => void navigate(`/order/oneMoreOrder?orderNo=${no}`)} data-testid="info-again">
+          {t('order.again')}
+        </button>
+      </div>
+    </div>
+  );
+}
