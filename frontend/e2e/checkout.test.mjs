@@ -3,7 +3,7 @@
 // to checkout and is asked to log in; signs up on the spot with an SMS code read from the sandbox
 // outbox; the visitor cart is kept (merged into the new user's). Adds a delivery address inside
 // SH001's area by smart paste, chooses delivery to it, books a slot tomorrow (SH001 takes bookings
-// for 3 days), places the order and sees the order status page. Also: a table QR link (scan to
+// for 3 days), places the order, cancels at the sandbox cashier and is back on the order status page, unpaid. Also: a table QR link (scan to
 // order) and a visitor's cart change reaching their other tab.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -210,10 +210,18 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
     // Place the order: online payment (the default) → unpaid.
     const total = await page.getByTestId('checkout-total').getAttribute('data-amount');
     await page.getByTestId('checkout-submit').click();
+    // The sandbox cashier; the customer cancels there and is sent back to the status page, where
+    // the order waits, unpaid, with a way to pay again.
+    await page.waitForURL('**/sandbox/cashier/**');
+    await page.locator('button[data-outcome="cancel"]').click();
     await page.waitForURL(/\/order\/status\?orderNo=/);
-    const orderNo = new URL(page.url()).searchParams.get('orderNo');
+    const back = new URL(page.url());
+    assert.equal(back.searchParams.get('customestatus'), '1', 'a cancel comes back marked');
+    const orderNo = back.searchParams.get('orderNo');
     assert.ok(orderNo);
-    await page.getByTestId('order-state').filter({ hasText: '待支付' }).waitFor();
+    await page.getByTestId('order-state').filter({ hasText: '支付失败' }).waitFor();
+    await page.getByTestId('pay-failed').filter({ hasText: '您已取消支付' }).waitFor();
+    await page.getByTestId('pay-again').waitFor();
     assert.equal(await page.getByTestId('order-no').innerText(), orderNo);
     assert.match(await page.getByTestId('order-store').innerText(), /人民广场旗舰店/);
     assert.match(await page.getByTestId('order-lines').innerText(), /超级至尊比萨[\s\S]*可口可乐|可口可乐[\s\S]*超级至尊比萨/);
@@ -223,7 +231,7 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
 
     // The server has it as shown, and the cart is empty now.
     const order = await api(`/orders/${orderNo}`, token);
-    assert.equal(order.state, 5);
+    assert.equal(order.state, 4, "payment failed (cancelled at the cashier), payable again");
     assert.equal(order.orderType, 0);
     assert.equal(order.orderTime, slotAt);
     const after = await api('/cart?pageName=menu', token);

@@ -25,9 +25,15 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** @returns {Promise<{base: string, stop: () => Promise<void>, log: () => string}>} */
-export async function startServer() {
-  const bin = resolve(FRONTEND, process.env.PIZZA_BIN ?? '../target/debug/pizza-order');
+const serverBin = () => resolve(FRONTEND, process.env.PIZZA_BIN ?? '../target/debug/pizza-order');
+
+/**
+ * Starts `pizza-order serve`. `env` adds to the environment (a shared PostgreSQL and Redis for
+ * the two-node tests); without it each server has its own fresh embedded database.
+ * @returns {Promise<{base: string, stop: () => Promise<void>, log: () => string}>}
+ */
+export async function startServer(env = {}) {
+  const bin = serverBin();
   if (!existsSync(bin)) throw new Error(`server binary not found at ${bin} (cargo build, or set PIZZA_BIN)`);
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no built app in ${DIST}: run npm run build first`);
   const port = await freePort();
@@ -35,7 +41,7 @@ export async function startServer() {
   let output = '';
   const child = spawn(bin, ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir], {
     cwd: REPO,
-    env: { ...process.env, PIZZA__SERVER__STATIC_DIR: DIST, NO_COLOR: '1' },
+    env: { ...process.env, PIZZA__SERVER__STATIC_DIR: DIST, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => (output += d));
@@ -72,4 +78,66 @@ export async function startServer() {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function run(cmd, args, env = {}) {
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd, args, { cwd: REPO, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok(out) : fail(new Error(`${cmd} ${args.join(' ')} exited ${code}:\n${out}`))));
+  });
+}
+
+/** Whether PostgreSQL and Redis answer (the production path of the two-node test). */
+export async function productionPathReachable() {
+  try {
+    await run('pg_isready', ['-q', '-d', TEST_DATABASE_URL]);
+    const pong = await run('redis-cli', ['-u', TEST_REDIS_URL, 'ping']);
+    return pong.includes('PONG');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two nodes of one deployment: a fresh PostgreSQL database (migrated and seeded once, as the
+ * README's production steps say) and one Redis key prefix, both removed by `stop`.
+ * @returns {Promise<{a: {base: string}, b: {base: string}, stop: () => Promise<void>, log: () => string}>}
+ */
+export async function startTwoNodes() {
+  const name = `pizza_e2e_${process.pid}_${Date.now()}`;
+  const adminUrl = new URL(TEST_DATABASE_URL);
+  const dbUrl = new URL(TEST_DATABASE_URL);
+  dbUrl.pathname = `/${name}`;
+  await run('psql', [adminUrl.href, '-qc', `CREATE DATABASE ${name}`]);
+  const prefix = `${name}:`;
+  const env = {
+    DATABASE_URL: dbUrl.href,
+    REDIS_URL: TEST_REDIS_URL,
+    PIZZA__REDIS__KEY_PREFIX: prefix,
+    PIZZA__ORDERING__TABLE_SECRET: 'e2e-two-nodes-table-secret',
+  };
+  const nodes = [];
+  const cleanup = async () => {
+    for (const n of nodes) await n.stop();
+    await run('psql', [adminUrl.href, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]).catch(() => undefined);
+    const keys = (await run('redis-cli', ['-u', TEST_REDIS_URL, '--scan', '--pattern', `${prefix}*`]).catch(() => '')).split('\n').filter(Boolean);
+    for (let i = 0; i < keys.length; i += 200) await run('redis-cli', ['-u', TEST_REDIS_URL, 'del', ...keys.slice(i, i + 200)]).catch(() => undefined);
+  };
+  try {
+    await run(serverBin(), ['migrate'], env);
+    await run(serverBin(), ['seed'], env);
+    nodes.push(await startServer(env));
+    nodes.push(await startServer(env));
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { a: nodes[0], b: nodes[1], stop: cleanup, log: () => nodes.map((n, i) => `--- node ${i}\n${n.log()}`).join('\n') };
 }

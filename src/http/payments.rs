@@ -15,6 +15,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use actors::db::orders::OrderRepo;
 use actors::db::payments::PaymentRow;
 use actors::domain::catalog::DELIVERY;
+use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::state as s;
 use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
@@ -281,18 +282,40 @@ pub struct PaymentDto {
     pub expires_at: i64,
 }
 
-impl From<PaymentRow> for PaymentDto {
-    fn from(p: PaymentRow) -> PaymentDto {
+impl PaymentDto {
+    fn new(p: PaymentRow, lang: Lang) -> PaymentDto {
         PaymentDto {
             payment_id: p.payment_id,
             order_no: p.order_no,
             state: p.state,
             method: p.method,
             amount: p.amount,
-            fail_reason: p.fail_reason,
+            fail_reason: p.fail_reason.map(|r| fail_reason_text(&r, lang)),
             expires_at: p.expires_at,
         }
     }
+}
+
+/// Why a payment did not go through, in the payer's language: the reasons our own code records
+/// are known; a provider's own words (already meant for the payer) pass through as they came.
+fn fail_reason_text(reason: &str, lang: Lang) -> String {
+    let (zh, en) = match reason {
+        "cancelled by the payer" => ("您已取消支付", "You cancelled the payment"),
+        "declined by the payer" | "failed at the provider" => (
+            "支付未成功，请重新支付",
+            "The payment did not go through; please try again",
+        ),
+        "expired" => (
+            "支付超时，订单已取消",
+            "The payment timed out; the order was cancelled",
+        ),
+        other => return other.to_string(),
+    };
+    match lang {
+        Lang::Zh => zh,
+        Lang::En => en,
+    }
+    .to_string()
 }
 
 /// A payment's state; while pending the provider is asked, so the answer is never stuck
@@ -302,6 +325,7 @@ impl From<PaymentRow> for PaymentDto {
 #[get("/payments/{paymentId}")]
 pub async fn status(
     state: web::Data<AppState>,
+    ctx: Ctx,
     user: AuthUser,
     path: web::Path<String>,
 ) -> ApiResult<Reply<PaymentDto>> {
@@ -315,7 +339,8 @@ pub async fn status(
     if owned.is_none() {
         return Err(ApiError::not_found("支付记录不存在", "No such payment"));
     }
-    Ok(Reply::new(state.payments.refresh(&id).await?.into()))
+    let payment = state.payments.refresh(&id).await?;
+    Ok(Reply::new(PaymentDto::new(payment, ctx.lang)))
 }
 
 /// The provider's asynchronous notify: signature first (a bad one changes nothing), then the
@@ -369,6 +394,33 @@ pub async fn notify(
         Err(e) => {
             tracing::error!(error = %e, payment = %notify.payment_id, "payment notify failed");
             refuse(StatusCode::INTERNAL_SERVER_ERROR, "try again")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_reasons_are_told_in_the_payers_language() {
+        for (reason, lang, text) in [
+            ("cancelled by the payer", Lang::Zh, "您已取消支付"),
+            (
+                "cancelled by the payer",
+                Lang::En,
+                "You cancelled the payment",
+            ),
+            ("declined by the payer", Lang::Zh, "支付未成功，请重新支付"),
+            (
+                "failed at the provider",
+                Lang::En,
+                "The payment did not go through; please try again",
+            ),
+            ("expired", Lang::Zh, "支付超时，订单已取消"),
+            ("余额不足", Lang::En, "余额不足"),
+        ] {
+            assert_eq!(fail_reason_text(reason, lang), text, "{reason} in {lang:?}");
         }
     }
 }
