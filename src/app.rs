@@ -20,6 +20,7 @@ use actors::db::sessions::SessionRepo;
 use actors::db::Db;
 use actors::orders::OrderRegistry;
 use actors::payments::PaymentService;
+use actors::stores::StoreBoards;
 use anyhow::Context;
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -75,7 +76,8 @@ impl Application {
             .redis_url()
             .map(|url| (url, settings.redis.key_prefix.as_str()));
         let realtime =
-            crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())?;
+            crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())
+                .await?;
         let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
         let carts = Arc::new(CartRegistry::new(
             CartRepo::new(db.clone()),
@@ -119,7 +121,14 @@ impl Application {
             "" => format!("http://127.0.0.1:{port}"),
             url => url.trim_end_matches('/').to_string(),
         };
+        let stores = Arc::new(StoreBoards::new(
+            db.clone(),
+            realtime.bus.clone(),
+            clock.clone(),
+        ));
         let state = AppState {
+            stores,
+            presence: realtime.presence.clone(),
             orders,
             payments,
             sandbox_payments: payment.sandbox,
@@ -134,6 +143,9 @@ impl Application {
             carts,
             reservation_throttle: Arc::new(RepeatGuard::default()),
             table_secret: Arc::new(table_secret(&settings)?),
+            ops_token: Some(settings.ordering.ops_token.trim())
+                .filter(|t| !t.is_empty())
+                .map(Arc::from),
             db,
             bus: realtime.bus,
             io: realtime.io,

@@ -62,6 +62,10 @@ impl Default for PaymentSettings {
 pub struct OrderingSettings {
     #[serde(default)]
     pub table_secret: String,
+    /// The bearer token of the chain's operations endpoints (`/chain/…`: stores with orders
+    /// waiting and no tablet online). Empty: those endpoints are off (404).
+    #[serde(default)]
+    pub ops_token: String,
 }
 
 /// The personal-information protection policy in force.

@@ -16,6 +16,8 @@ use actors::orders::OrderRegistry;
 use actors::payments::PaymentService;
 use actors::providers::maps::MapsProvider;
 use actors::providers::sms::SmsProvider;
+use actors::stores::presence::TabletPresence;
+use actors::stores::StoreBoards;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -42,9 +44,15 @@ pub struct AppState {
     pub reservation_throttle: Arc<RepeatGuard>,
     /// The key table QR links (and order view tokens) are signed with.
     pub table_secret: Arc<Vec<u8>>,
+    /// The chain operations token (`[ordering] ops_token`); None: `/chain/…` is off.
+    pub ops_token: Option<Arc<str>>,
     /// One OrderSession actor per active order.
     pub orders: Arc<OrderRegistry>,
     pub payments: Arc<PaymentService>,
+    /// What each store's staff set live: status, notice, sold-out products.
+    pub stores: Arc<StoreBoards>,
+    /// Which stores have a tablet online, across nodes.
+    pub presence: Arc<dyn TabletPresence>,
     /// Set while the sandbox payment provider is configured: its cashier routes use it.
     pub sandbox_payments: Option<Arc<SandboxPayments>>,
     /// Where the payment provider POSTs its notifies (scheme://host:port, no trailing '/').
@@ -63,12 +71,6 @@ impl AppState {
 
     pub fn login_throttle(&self) -> LoginThrottle {
         LoginThrottle::new(LoginFailureRepo::new(self.db.clone()))
-    }
-
-    /// The store's sold-out ("86") products. Stores have no sold-out list yet: the StoreActor
-    /// (the store tablet issue) will own it; carts and submit already honour whatever it says.
-    pub fn sold_out(&self, _store_code: &str) -> Vec<String> {
-        Vec::new()
     }
 }
 

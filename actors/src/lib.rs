@@ -10,3 +10,4 @@ pub mod domain;
 pub mod orders;
 pub mod payments;
 pub mod providers;
+pub mod stores;

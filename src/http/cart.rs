@@ -41,36 +41,36 @@ pub fn cart_time(cart: &Cart, now: i64) -> i64 {
     stored_or_reset(cart.order_time, now)
 }
 
-/// Prices the stored cart and hands both to `f` (the priced cart borrows the snapshot).
-pub fn with_priced<R>(
+/// Prices the stored cart for its store as customers meet it now (the staff's status and
+/// sold-out list over the catalogue) and hands both to `f` (the priced cart borrows them).
+pub async fn with_priced<R>(
     state: &AppState,
     snapshot: &Snapshot,
     cart: &Cart,
     f: impl FnOnce(&PricedCart, &Store) -> R,
-) -> R {
-    let store = cart_store(snapshot, cart);
-    let sold_out = state.sold_out(&store.store_code);
+) -> ApiResult<R> {
+    let (store, live) = state.stores.effective(&cart_store(snapshot, cart)).await?;
     let at = cart_time(cart, state.clock.now_ms());
     let input = PricingInput {
         store: &store,
         order_type: cart.order_type,
         at,
-        sold_out: &sold_out,
+        sold_out: &live.sold_out,
         product: &|c| snapshot.product(c),
         category: &|c| snapshot.category(c),
         promotions: &snapshot.catalogue.promotions,
     };
     let priced = price_cart(cart, &input);
-    f(&priced, &store)
+    Ok(f(&priced, &store))
 }
 
-pub fn render(
+pub async fn render(
     state: &AppState,
     ctx: &Ctx,
     snapshot: &Snapshot,
     owner: &CartOwner,
     stored: &StoredCart,
-) -> CartDto {
+) -> ApiResult<CartDto> {
     let now = state.clock.now_ms();
     with_priced(state, snapshot, &stored.cart, |priced, _| {
         let mut cart = stored.cart.clone();
@@ -87,6 +87,7 @@ pub fn render(
             },
         )
     })
+    .await
 }
 
 pub fn reply(owner: &CartOwner, dto: CartDto) -> Reply<CartDto> {
@@ -130,21 +131,29 @@ pub async fn update_and_render(
 ) -> ApiResult<Reply<CartDto>> {
     let stored = state.carts.update(&owner.key, mutation).await?;
     let snapshot = state.catalogue.get().await;
-    Ok(reply(owner, render(state, ctx, &snapshot, owner, &stored)))
+    Ok(reply(
+        owner,
+        render(state, ctx, &snapshot, owner, &stored).await?,
+    ))
 }
 
-/// A store that takes orders: real, known, not the virtual default.
-pub fn orderable_store(snapshot: &Snapshot, code: &str) -> ApiResult<Store> {
+/// A store that takes orders: real, known, not the virtual default; as its staff set it now
+/// (busy promises, closed with their notice).
+pub async fn orderable_store(
+    state: &AppState,
+    snapshot: &Snapshot,
+    code: &str,
+) -> ApiResult<Store> {
     if code == VIRTUAL_STORE_CODE {
         return Err(ApiError::bad_input(
             "请先选择门店",
             "Please choose a store first",
         ));
     }
-    snapshot
+    let listed = snapshot
         .store(code)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))
+        .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))?;
+    Ok(state.stores.effective(listed).await?.0)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -170,20 +179,20 @@ pub async fn get_cart(
 ) -> ApiResult<Reply<CartDto>> {
     let snapshot = state.catalogue.get().await;
     if let Some(code) = params::optional_code("storeCode", query.store_code.as_deref())? {
-        let store = orderable_store(&snapshot, &code)?;
+        let store = orderable_store(&state, &snapshot, &code).await?;
         let current = state.carts.read(&owner.key).await?;
         if current.cart.store_code.as_deref() != Some(store.store_code.as_str()) {
             return update_and_render(&state, &ctx, &owner, move_to_store(store)).await;
         }
         return Ok(reply(
             &owner,
-            render(&state, &ctx, &snapshot, &owner, &current),
+            render(&state, &ctx, &snapshot, &owner, &current).await?,
         ));
     }
     let stored = state.carts.read(&owner.key).await?;
     Ok(reply(
         &owner,
-        render(&state, &ctx, &snapshot, &owner, &stored),
+        render(&state, &ctx, &snapshot, &owner, &stored).await?,
     ))
 }
 
@@ -258,7 +267,7 @@ pub async fn add_items(
         Some(code) => code,
         None => cart_store(&snapshot, &current.cart).store_code,
     };
-    let store = orderable_store(&snapshot, &store_code)?;
+    let store = orderable_store(&state, &snapshot, &store_code).await?;
     let order_type = match body.service_method {
         Some(t) if store.service_methods.contains(&t) => t,
         Some(_) => {
@@ -271,7 +280,7 @@ pub async fn add_items(
         None => store.service_methods.first().copied().unwrap_or(0),
     };
     let at = cart_time(&current.cart, state.clock.now_ms());
-    let sold_out = state.sold_out(&store.store_code);
+    let sold_out = state.stores.live(&store.store_code).await?.sold_out;
     let rules = RuleContext {
         at: china_time(at),
         store_code: &store.store_code,
@@ -535,7 +544,8 @@ pub async fn clear_unavailable(
             .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
             .map(|l| l.line.id.clone())
             .collect()
-    });
+    })
+    .await?;
     let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
         let before = cart.lines.len();
         cart.lines.retain(|l| !disabled.contains(&l.id));
@@ -578,7 +588,7 @@ pub async fn verify(
     }
     let snapshot = state.catalogue.get().await;
     let stored = state.carts.read(&owner.key).await?;
-    let dto = render(&state, &ctx, &snapshot, &owner, &stored);
+    let dto = render(&state, &ctx, &snapshot, &owner, &stored).await?;
     if page == "orderSubmit" {
         check_submittable(&dto)?;
     }

@@ -5,8 +5,9 @@
 use super::cart::{check_submittable, orderable_store, render, with_priced};
 use super::cart_owner::CartOwner;
 use super::context::Ctx;
+use super::dto::cart::CartItemDto;
 use super::envelope::Envelope;
-use super::error::{ApiError, ApiResult};
+use super::error::{ApiError, ApiResult, Msg};
 use super::idempotency::Idempotency;
 use super::session::AuthUser;
 use crate::state::AppState;
@@ -148,7 +149,7 @@ async fn attempt(
     let snapshot = state.catalogue.get().await;
     let stored = state.carts.read(&owner.key).await?;
     let cart = &stored.cart;
-    let store = orderable_store(&snapshot, cart.store_code.as_deref().unwrap_or(""))?;
+    let store = orderable_store(state, &snapshot, cart.store_code.as_deref().unwrap_or("")).await?;
     if store.status == StoreStatus::Closed {
         return Err(ApiError::bad_input(
             "门店暂停营业，请重新选择门店",
@@ -274,8 +275,23 @@ async fn attempt(
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
 
     // The amounts: the server's, compared with what the customer saw.
-    let dto = render(state, ctx, &snapshot, &owner, &stored);
+    let dto = render(state, ctx, &snapshot, &owner, &stored).await?;
     check_submittable(&dto)?;
+    // Sold out since the customer last looked (the store's "86"): say which, with the cart
+    // as it is now, rather than silently ordering the rest.
+    if !dto.sale_out_items_from_shopping_car.is_empty() {
+        let gone = &dto.sale_out_items_from_shopping_car;
+        let names = |name: fn(&CartItemDto) -> &str, sep| {
+            gone.iter().map(name).collect::<Vec<_>>().join(sep)
+        };
+        return Err(ApiError::SoldOut {
+            names: Msg::new(
+                names(|i| &i.prod_name, "、"),
+                names(|i| &i.prod_name_en, ", "),
+            ),
+            cart: serde_json::to_value(&dto).unwrap_or_default(),
+        });
+    }
     let (product_amount, discount, fee, total, lines, rules, items) = with_priced(
         state,
         &snapshot,
@@ -311,7 +327,8 @@ async fn attempt(
                 items,
             )
         },
-    );
+    )
+    .await?;
     let client = (
         amount("orderProductAmount", body.order_product_amount)?,
         amount("activityAmount", body.activity_amount)?,

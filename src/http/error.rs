@@ -95,6 +95,10 @@ pub enum ApiError {
     /// The client's amounts differ from the server's: errCode "-6", data is the fresh cart.
     #[error("amounts changed")]
     AmountsChanged(serde_json::Value),
+    /// Items of the cart were marked sold out by the store since the customer looked: errCode
+    /// "-7", the names in the message, data is the fresh cart (those items disabled).
+    #[error("sold out: {}", names.en)]
+    SoldOut { names: Msg, cart: serde_json::Value },
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -151,6 +155,7 @@ impl ApiError {
             ApiError::Cart(_) => "-4",
             ApiError::OutOfArea => "-5",
             ApiError::AmountsChanged(_) => "-6",
+            ApiError::SoldOut { .. } => "-7",
             ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::Unavailable(_) => "503",
@@ -193,6 +198,10 @@ impl ApiError {
                 "退券失败，请联系客服",
                 "Refund failed, please contact customer service",
             ),
+            ApiError::SoldOut { names, .. } => Msg::new(
+                format!("商品已售罄：{}", names.zh),
+                format!("Sold out: {}", names.en),
+            ),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -216,7 +225,9 @@ impl ResponseError for ApiError {
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::StoreLookup { status, .. } => *status,
-            ApiError::Conflict(_) | ApiError::AmountsChanged(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::AmountsChanged(_) | ApiError::SoldOut { .. } => {
+                StatusCode::CONFLICT
+            }
             ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
             ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -233,7 +244,7 @@ impl ResponseError for ApiError {
         let lang = current_lang();
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
-            ApiError::AmountsChanged(cart) => cart.clone(),
+            ApiError::AmountsChanged(cart) | ApiError::SoldOut { cart, .. } => cart.clone(),
             ApiError::RefundFailed { content, store_tel } => {
                 serde_json::json!({ "content": content, "storeTel": store_tel })
             }
@@ -316,6 +327,10 @@ mod tests {
                 content: "x".into(),
                 store_tel: "021".into(),
             },
+            ApiError::SoldOut {
+                names: Msg::fixed("可口可乐", "Coca-Cola"),
+                cart: serde_json::Value::Null,
+            },
         ];
         let expected = [
             ("400", 400),
@@ -336,6 +351,7 @@ mod tests {
             ("-5", 400),
             ("-6", 409),
             ("01", 502),
+            ("-7", 409),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

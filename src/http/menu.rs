@@ -11,8 +11,9 @@ use super::stores::find_store;
 use crate::state::AppState;
 use actix_web::{get, web};
 use actors::catalogue::Snapshot;
-use actors::domain::catalog::{Store, StoreStatus};
+use actors::domain::catalog::Store;
 use actors::domain::effective::RuleContext;
+use actors::domain::store_board::status_name;
 use actors::domain::{hours, menu};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -50,6 +51,8 @@ pub struct MenuDto {
     pub store_status: String,
     /// Set when the store is temporarily closed: reselect a store.
     pub stop_store_notice: Option<String>,
+    /// What the staff tell customers while open or busy (busy: orders take longer).
+    pub business_notice: Option<String>,
     pub categories: Vec<MenuCategoryDto>,
 }
 
@@ -73,7 +76,10 @@ pub async fn store_menu(
         state.clock.now_ms(),
     )?;
     let snapshot = state.catalogue.get().await;
-    let store = find_store(&snapshot, &code)?;
+    let (store, live) = state
+        .stores
+        .effective(&find_store(&snapshot, &code)?)
+        .await?;
     let rules = rule_context(&store, order_type, order_time);
     let categories = menu::build_menu(
         &snapshot.catalogue.categories,
@@ -89,7 +95,7 @@ pub async fn store_menu(
         sort: category.sort,
         products: products
             .into_iter()
-            .map(|p| ProductCardDto::new(p, ctx.lang, false))
+            .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
             .collect(),
     })
     .collect();
@@ -97,13 +103,9 @@ pub async fn store_menu(
         store_code: store.store_code.clone(),
         order_type,
         order_time,
-        store_status: match store.status {
-            StoreStatus::Open => "open",
-            StoreStatus::Busy => "busy",
-            StoreStatus::Closed => "closed",
-        }
-        .into(),
+        store_status: status_name(store.status).into(),
         stop_store_notice: store.stop_store_notice.as_ref().map(|n| pick(n, ctx.lang)),
+        business_notice: store.business_notice.as_ref().map(|n| pick(n, ctx.lang)),
         categories,
     }))
 }
@@ -145,8 +147,13 @@ pub async fn product(
         .ok_or_else(|| {
             ApiError::not_found("商品不存在或已下架", "This product is not available")
         })?;
+    let sold_out = state
+        .stores
+        .live(&store.store_code)
+        .await?
+        .is_sold_out(&code);
     Ok(Reply::new(ProductDetailDto::new(
-        product, &snapshot, ctx.lang, false,
+        product, &snapshot, ctx.lang, sold_out,
     )))
 }
 
@@ -173,6 +180,7 @@ pub async fn search(
     let snapshot = state.catalogue.get().await;
     let store = store_or_default(&snapshot, query.store_code.as_deref())?;
     let rules = rule_context(&store, order_type, state.clock.now_ms());
+    let live = state.stores.live(&store.store_code).await?;
     let found = match keyword {
         None => Vec::new(),
         Some(k) => menu::search_products(
@@ -182,7 +190,7 @@ pub async fn search(
             &k,
         )
         .into_iter()
-        .map(|p| ProductCardDto::new(p, ctx.lang, false))
+        .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
         .collect(),
     };
     Ok(Reply::new(found))

@@ -31,6 +31,7 @@ pub mod static_files;
 pub mod stores;
 pub mod system;
 pub mod tablet;
+pub mod tablet_store;
 
 use actix_web::{middleware, web};
 use std::path::Path;
@@ -112,6 +113,11 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(tablet::refuse)
                 .service(tablet::advance)
                 .service(tablet::undo)
+                .service(tablet_store::get_board)
+                .service(tablet_store::set_status)
+                .service(tablet_store::products)
+                .service(tablet_store::set_availability)
+                .service(tablet_store::unattended)
                 // Literal payment paths before /payments/{paymentId}.
                 .service(payments::create)
                 .service(payments::in_progress)

@@ -3,7 +3,7 @@
 
 use super::{
     addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, order_detail, orders,
-    payments, stores, system, tablet,
+    payments, stores, system, tablet, tablet_store,
 };
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -36,6 +36,8 @@ use utoipa::{Modify, OpenApi};
         orders::reorder,
         tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
         tablet::advance, tablet::undo,
+        tablet_store::get_board, tablet_store::set_status, tablet_store::products,
+        tablet_store::set_availability, tablet_store::unattended,
         payments::create, payments::in_progress, payments::status, payments::notify,
         dev::sms_outbox, orders::dev_table_link,
     ),
@@ -54,6 +56,8 @@ use utoipa::{Modify, OpenApi};
             provider's notify. See docs/payments-and-orders.md."),
         (name = "tablet", description = "Store tablets: a staff token (POST /tablet/login) scoped \
             to its store."),
+        (name = "chain", description = "The chain's operations view, behind the \
+            `[ordering] ops_token` bearer token (off when unset)."),
         (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]

@@ -67,7 +67,7 @@ pub async fn reservation(
     }
     let snapshot = state.catalogue.get().await;
     let code = params::code("storeCode", &body.store_code)?;
-    let store = orderable_store(&snapshot, &code)?;
+    let store = orderable_store(&state, &snapshot, &code).await?;
     let order_type = body.order_type;
     if !store.service_methods.contains(&order_type) {
         return Err(ApiError::bad_input(
@@ -143,7 +143,12 @@ pub async fn slots(
 ) -> ApiResult<Reply<SlotsDto>> {
     let now = state.clock.now_ms();
     let snapshot = state.catalogue.get().await;
-    let store = orderable_store(&snapshot, &params::code("storeCode", &query.store_code)?)?;
+    let store = orderable_store(
+        &state,
+        &snapshot,
+        &params::code("storeCode", &query.store_code)?,
+    )
+    .await?;
     let order_type = params::order_type(query.order_type.as_deref())?;
     let today = actors::domain::hours::china_time(now).date_naive();
     let days = booking_days(&store, order_type, now)
@@ -220,7 +225,9 @@ pub async fn scan(
         return Err(bad_table());
     }
     let snapshot = state.catalogue.get().await;
-    let store = orderable_store(&snapshot, &body.store_code).map_err(|_| bad_table())?;
+    let store = orderable_store(&state, &snapshot, &body.store_code)
+        .await
+        .map_err(|_| bad_table())?;
     if !store.service_methods.contains(&DINE_IN) {
         return Err(ApiError::bad_input(
             "该门店不提供堂食",
@@ -318,7 +325,12 @@ pub async fn dev_table_link(
         ));
     }
     let snapshot = state.catalogue.get().await;
-    let store = orderable_store(&snapshot, &params::code("storeCode", &query.store_code)?)?;
+    let store = orderable_store(
+        &state,
+        &snapshot,
+        &params::code("storeCode", &query.store_code)?,
+    )
+    .await?;
     let info = req.connection_info();
     let base = format!("{}://{}", info.scheme(), info.host());
     Ok(Reply::new(table_link(
@@ -492,14 +504,14 @@ pub async fn reorder(
         .filter(|o| o.user_id == user.user_id)
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
     let snapshot = state.catalogue.get().await;
-    let store = orderable_store(&snapshot, &order.store_code)?;
+    let store = orderable_store(&state, &snapshot, &order.store_code).await?;
     let order_type = if store.service_methods.contains(&order.order_type) {
         order.order_type
     } else {
         store.service_methods.first().copied().unwrap_or(0)
     };
     let now = state.clock.now_ms();
-    let sold_out = state.sold_out(&store.store_code);
+    let sold_out = state.stores.live(&store.store_code).await?.sold_out;
     let rules = actors::domain::effective::RuleContext {
         at: actors::domain::hours::china_time(now),
         store_code: &store.store_code,

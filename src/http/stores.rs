@@ -51,7 +51,11 @@ pub async fn by_code(
     let code = params::code("storeCode", &path)?;
     let snapshot = state.catalogue.get().await;
     let now = state.clock.china_now();
-    let store = find_store(&snapshot, &code)?;
+    // As its staff set it now (busy, closed with their notice).
+    let (store, _) = state
+        .stores
+        .effective(&find_store(&snapshot, &code)?)
+        .await?;
     Ok(
         Reply::new(StoreDto::new(&store, &snapshot, ctx.lang, now, None))
             .cached_for(STORE_LIST_SECONDS),

@@ -16,6 +16,7 @@ use actors::bus::{Bus, LocalBus};
 use actors::clock::Clock;
 use actors::db::staff::StaffRepo;
 use actors::db::Db;
+use actors::stores::presence::{LocalPresence, RedisPresence, TabletPresence, HEARTBEAT_MS};
 use anyhow::Context;
 use std::sync::Arc;
 
@@ -28,11 +29,13 @@ pub struct Realtime {
     pub bus: Arc<dyn Bus>,
     /// Filled by the app once its state exists: what `order:watch` reads.
     pub order_watch: gateway::OrderWatchSlot,
+    /// Which stores have a tablet online (across nodes with Redis).
+    pub presence: Arc<dyn TabletPresence>,
 }
 
 /// `redis`: the url and key prefix when Redis is configured. Must run inside the runtime: it
-/// starts the pump task.
-pub fn start(
+/// starts the pump and the presence heartbeat.
+pub async fn start(
     redis: Option<(&str, &str)>,
     clock: Clock,
     sessions: Arc<dyn SessionStore>,
@@ -52,13 +55,25 @@ pub fn start(
         }
         None => SocketIo::new(config),
     };
+    let presence: Arc<dyn TabletPresence> = match redis {
+        Some((url, prefix)) => Arc::new(
+            RedisPresence::connect(url, prefix, clock.now_ms())
+                .await
+                .context("connecting tablet presence to Redis")?,
+        ),
+        None => Arc::new(LocalPresence::new(clock.now_ms())),
+    };
+    tokio::spawn(heartbeat(presence.clone(), clock.clone()));
+    let (feed, changes) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(apply_presence(presence.clone(), changes));
     let order_watch = gateway::OrderWatchSlot::default();
     gateway::install(
         &io,
         clock.clone(),
         resolve_user(sessions, clock.clone()),
-        resolve_staff(db, clock),
+        resolve_staff(db, clock.clone()),
         order_watch.clone(),
+        feed,
     );
     let bus: Arc<dyn Bus> = Arc::new(LocalBus::new());
     tokio::spawn(gateway::pump(io.clone(), bus.clone()));
@@ -68,7 +83,30 @@ pub fn start(
         engine,
         bus,
         order_watch,
+        presence,
     })
+}
+
+async fn apply_presence(
+    presence: Arc<dyn TabletPresence>,
+    mut changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
+) {
+    while let Some(c) = changes.recv().await {
+        if c.connected {
+            presence.connected(&c.store_code, &c.tablet, c.at).await;
+        } else {
+            presence.disconnected(&c.store_code, &c.tablet, c.at).await;
+        }
+    }
+}
+
+/// Vouches for this node's tablets now and then, so other nodes keep counting them.
+async fn heartbeat(presence: Arc<dyn TabletPresence>, clock: Clock) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(HEARTBEAT_MS as u64));
+    loop {
+        tick.tick().await;
+        presence.heartbeat(clock.now_ms()).await;
+    }
 }
 
 fn resolve_staff(db: Db, clock: Clock) -> ResolveStaff {

@@ -17,5 +17,6 @@ mod payments;
 mod races;
 mod session_store;
 mod sms_codes;
+mod store_board;
 mod stores;
 mod tablet;

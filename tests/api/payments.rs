@@ -15,6 +15,16 @@ const SANDBOX_SECRET: &[u8] = b"pizza-order-sandbox-notify-key";
 
 /// A registered customer with an unpaid delivery order from the flagship: (token, orderNo).
 pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
+    let (token, body) =
+        ready_to_submit(app, phone, json!([{"productCode": "SD001", "quantity": 4}])).await;
+    let order = app.post("/api/v1/orders", &body, Some(&token)).await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+    (token, order_no)
+}
+
+/// A registered customer with `items` in a delivery cart at the flagship, to an address of
+/// theirs: (token, the submit body with the amounts the customer sees).
+pub async fn ready_to_submit(app: &TestApp, phone: &str, items: Value) -> (String, Value) {
     let token = app.register(phone).await;
     let sh001 = demo()
         .stores
@@ -29,12 +39,7 @@ pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
         .assert_ok()["id"]
         .as_i64()
         .unwrap();
-    add(
-        app,
-        Auth::User(&token),
-        json!([{"productCode": "SD001", "quantity": 4}]),
-    )
-    .await;
+    add(app, Auth::User(&token), items).await;
     app.clock.advance_ms(1_000);
     let cart = cart_call(
         app,
@@ -50,9 +55,7 @@ pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
         "orderProductAmount": cart["priceOfProduct"], "activityAmount": cart["discountAmount"],
         "freightAmount": cart["deliveryFeeAfterPE"], "orderAmount": cart["orderAmount"],
     });
-    let order = app.post("/api/v1/orders", &body, Some(&token)).await;
-    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
-    (token, order_no)
+    (token, body)
 }
 
 pub async fn create_payment(app: &TestApp, token: &str, order_no: &str) -> Value {

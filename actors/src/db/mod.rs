@@ -15,6 +15,7 @@ pub mod payments;
 pub mod sessions;
 pub mod sms_codes;
 pub mod staff;
+pub mod store_boards;
 pub mod users;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};

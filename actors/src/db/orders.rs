@@ -352,6 +352,28 @@ impl OrderRepo {
     }
 }
 
+impl OrderRepo {
+    /// Per store: orders that reached it (paid, or cash on delivery) and wait for acceptance,
+    /// how many, and since when the oldest has waited (its last change: the payment).
+    pub async fn waiting_by_store(&self) -> Result<Vec<(String, u32, i64)>, DbError> {
+        use crate::domain::order_machine::state as s;
+        let rows = sqlx::query(&format!(
+            "SELECT store_code, COUNT(*) AS n, MIN(updated_at) AS oldest FROM orders \
+             WHERE state IN ({}, {}) GROUP BY store_code",
+            s::PAID,
+            s::CASH_ON_DELIVERY
+        ))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let n: i64 = r.try_get("n")?;
+                Ok((r.try_get("store_code")?, n as u32, r.try_get("oldest")?))
+            })
+            .collect()
+    }
+}
+
 /// The versioned transition inside a caller's transaction.
 pub async fn transition_in(
     tx: &mut Transaction<'static, Any>,

@@ -23,6 +23,7 @@ pub mod remark;
 pub mod scan_order;
 pub mod seed;
 pub mod smart_read;
+pub mod store_board;
 pub mod store_rules;
 pub mod validators;
 pub mod view_token;

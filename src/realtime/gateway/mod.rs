@@ -65,6 +65,7 @@ pub fn install(
     resolve_user: ResolveUser,
     resolve_staff: ResolveStaff,
     watch: OrderWatchSlot,
+    presence: PresenceFeed,
 ) {
     let customer_clock = clock.clone();
     io.of(CUSTOMERS).on_connection(move |socket| {
@@ -90,7 +91,7 @@ pub fn install(
             }
         })
         .on_connection(move |socket| {
-            on_tablet(&socket, clock.clone());
+            on_tablet(&socket, clock.clone(), presence.clone());
         });
 }
 
@@ -107,7 +108,19 @@ fn on_time_sync(socket: &Socket, clock: Clock) {
     });
 }
 
-fn on_tablet(socket: &Socket, clock: Clock) {
+/// A tablet came or went. They are applied one at a time, in the order they happened, so a
+/// quick connect and disconnect can never leave a ghost tablet behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresenceChange {
+    pub store_code: String,
+    pub tablet: String,
+    pub connected: bool,
+    pub at: i64,
+}
+
+pub type PresenceFeed = tokio::sync::mpsc::UnboundedSender<PresenceChange>;
+
+fn on_tablet(socket: &Socket, clock: Clock, presence: PresenceFeed) {
     if let Some(store_code) = socket
         .handshake()
         .claims
@@ -115,6 +128,22 @@ fn on_tablet(socket: &Socket, clock: Clock) {
         .and_then(Value::as_str)
     {
         socket.join(store_room(store_code));
+        // The store counts its tablets from the moment one connects until it leaves.
+        let change = |connected, at| PresenceChange {
+            store_code: store_code.to_string(),
+            tablet: socket.id().to_string(),
+            connected,
+            at,
+        };
+        let _ = presence.send(change(true, clock.now_ms()));
+        let left = change(false, 0);
+        let c = clock.clone();
+        socket.on_disconnect(move |_, _| {
+            let _ = presence.send(PresenceChange {
+                at: c.now_ms(),
+                ..left
+            });
+        });
     }
     on_time_sync(socket, clock);
 }

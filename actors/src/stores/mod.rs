@@ -1,0 +1,96 @@
+//! The store board: what a store's staff set live (open, busy or closed with a notice, and
+//! the sold-out products), laid over the catalogue for every customer path (menu, cart,
+//! submit, store cards) and announced as `store:update` after it is written.
+//!
+//! A simpler shape than an actor per store keeps the same guarantees: every change is one
+//! statement (an upsert of the status row, an insert or delete of one sold-out row), so
+//! concurrent tablets on any node lose nothing, and every read goes to the database, so a
+//! product marked sold out on one node is refused by the next submit on every node.
+
+pub mod presence;
+
+use crate::bus::{Bus, Event};
+use crate::clock::Clock;
+use crate::db::store_boards::StoreBoardRepo;
+use crate::db::{Db, DbError};
+use crate::domain::catalog::{Store, StoreStatus};
+use crate::domain::store_board::{effective_store, shown_notice, status_name, StoreLive};
+use std::sync::Arc;
+
+pub struct StoreBoards {
+    repo: StoreBoardRepo,
+    bus: Arc<dyn Bus>,
+    clock: Clock,
+}
+
+impl StoreBoards {
+    pub fn new(db: Db, bus: Arc<dyn Bus>, clock: Clock) -> StoreBoards {
+        StoreBoards {
+            repo: StoreBoardRepo::new(db),
+            bus,
+            clock,
+        }
+    }
+
+    pub async fn live(&self, store_code: &str) -> Result<StoreLive, DbError> {
+        self.repo.get(store_code).await
+    }
+
+    /// The store as customers meet it now, and its live state (the sold-out list).
+    pub async fn effective(&self, store: &Store) -> Result<(Store, StoreLive), DbError> {
+        let live = self.repo.get(&store.store_code).await?;
+        Ok((effective_store(store, &live), live))
+    }
+
+    /// The staff set the store open, busy or closed, with a notice (none: the default words).
+    pub async fn set_status(
+        &self,
+        store: &Store,
+        status: StoreStatus,
+        notice: Option<&str>,
+        by: &str,
+    ) -> Result<(Store, StoreLive), DbError> {
+        let now = self.clock.now_ms();
+        self.repo
+            .set_status(&store.store_code, status, notice, by, now)
+            .await?;
+        tracing::info!(store = %store.store_code, status = status_name(status), by, "store status set");
+        self.announce(store).await
+    }
+
+    /// The staff mark a product sold out ("86") or back on sale.
+    pub async fn set_sold_out(
+        &self,
+        store: &Store,
+        product_code: &str,
+        sold_out: bool,
+    ) -> Result<(Store, StoreLive), DbError> {
+        let now = self.clock.now_ms();
+        let changed = self
+            .repo
+            .set_sold_out(&store.store_code, product_code, sold_out, now)
+            .await?;
+        if !changed {
+            // A repeat (a double tap, a retry): nothing to tell anyone.
+            return self.effective(store).await;
+        }
+        tracing::info!(store = %store.store_code, product = product_code, sold_out, "sold-out toggled");
+        self.announce(store).await
+    }
+
+    /// Reads back what is persisted and publishes it: the event always says the whole state,
+    /// so a client that missed one update is right again with the next.
+    async fn announce(&self, store: &Store) -> Result<(Store, StoreLive), DbError> {
+        let (shown, live) = self.effective(store).await?;
+        let event = Event::StoreUpdate {
+            store_code: store.store_code.clone(),
+            status: status_name(shown.status).to_string(),
+            notice: shown_notice(&shown),
+            sold_out: live.sold_out.clone(),
+        };
+        if let Err(e) = self.bus.publish(&event).await {
+            tracing::warn!(error = %e, store = %store.store_code, "store:update not published");
+        }
+        Ok((shown, live))
+    }
+}
