@@ -12,6 +12,7 @@ import {
   UpdateUserInfoPage,
 } from '@/features/account';
 import { AppLayout } from './layout/AppLayout';
+import { TabletLayout } from './layout/TabletLayout';
 import { AddressFormRoute, AddressListRoute, CancellationRoute, MyRoute } from './routes/AccountRoutes';
 import { CheckoutRoute } from './routes/CheckoutRoute';
 import { FindStoreRoute } from './routes/FindStoreRoute';
@@ -20,17 +21,24 @@ import { MenuRoute } from './routes/MenuRoute';
 import { OrderCommentRoute, OrderInfoRoute, OrderListRoute, OrderStatusRoute, ReorderRoute } from './routes/OrderRoutes';
 import { ProductRoute } from './routes/ProductRoute';
 import { SearchRoute } from './routes/SearchRoute';
+import { TabletBoardRoute, TabletLoginRoute } from './routes/TabletRoutes';
 
 const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
 
 /**
  * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
  * the address book, the order list and its pages) go through RequireLogin. Screens not built yet
- * (coupons…) and unknown paths go home.
+ * (coupons…) and unknown paths go home. The store tablet (/tablet) is a separate app in its own
+ * layout, with its own staff session.
  */
 export function AppRoutes() {
   return (
     <Routes>
+      <Route path="tablet" element={<TabletLayout />}>
+        <Route index element={<TabletBoardRoute />} />
+        <Route path="login" element={<TabletLoginRoute />} />
+        <Route path="*" element={<Navigate to="/tablet" replace />} />
+      </Route>
       <Route element={<AppLayout />}>
         <Route index element={<HomeRoute />} />
         <Route path="index" element={<Navigate to="/" replace />} />

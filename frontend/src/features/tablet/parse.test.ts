@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseOrder, parseOrders, parseProgress, parseStoreUpdate } from './parse';
+import { makeTabletOrder } from './testOrder';
+
+describe('parse', () => {
+  it('reads a TabletOrder as the server sends it', () => {
+    const o = makeTabletOrder();
+    expect(parseOrder(JSON.parse(JSON.stringify(o)))).toEqual(o);
+  });
+  it('drops what is not an order', () => {
+    expect(parseOrder(null)).toBeNull();
+    expect(parseOrder({ orderNo: 'A' })).toBeNull();
+    expect(parseOrders([{ orderNo: 'A' }, makeTabletOrder({ orderNo: 'B' })]).map((o) => o.orderNo)).toEqual(['B']);
+  });
+  it('reads numbers sent as text (older builds)', () => {
+    expect(parseProgress({ orderNo: 'A', progress: '10', state: '1', seq: 4, at: 5 })).toEqual({ orderNo: 'A', progress: 10, state: 1, seq: 4, at: 5 });
+    expect(parseProgress({ orderNo: 'A', progress: 10 })).toBeNull();
+  });
+  it('reads store:update', () => {
+    expect(parseStoreUpdate({ storeCode: 'SH001', status: 'busy', notice: null, soldOut: ['P1', 3] })).toEqual({
+      storeCode: 'SH001',
+      status: 'busy',
+      notice: null,
+      soldOut: ['P1'],
+    });
+  });
+});
