@@ -6,7 +6,7 @@ import { SearchIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
 import { CartBar, cartToast, useCart } from '@/features/cart';
 import { MenuPage } from '@/features/menu';
-import { useCurrentStore, useStoreSelection } from '@/features/store';
+import { useCurrentStore, useStoreLive, useStoreSelection } from '@/features/store';
 import { useT } from '@/lib/i18n';
 import type { OrderType, ProductCard } from '@/types/api';
 import { usePageSwitch } from '../pageSwitch';
@@ -34,6 +34,13 @@ export function MenuRoute() {
         : ((store.serviceMethods[0] ?? 0) as OrderType);
 
   const onOrderTypeChange = useCallback((type: OrderType) => setOrderType(type), [setOrderType]);
+
+  // The staff's changes arrive live: the menu marks sold-out products at once, and the cart is
+  // read again so an item it holds shows disabled with its reason.
+  const live = useStoreLive(cartStore);
+  useEffect(() => {
+    if (live) void useCart.getState().load({ pageName: 'menu' });
+  }, [live]);
 
   // The cart's order type follows the menu's (a reservation: the server re-prices): when the
   // customer switches, and once per store and type shown for a cart read with another type.
@@ -96,6 +103,7 @@ export function MenuRoute() {
             onChangeStore={() => void navigate('/findStore')}
             onQuickAdd={quickAdd}
             deskNo={deskNo}
+            live={live}
           />
           <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} />
         </>

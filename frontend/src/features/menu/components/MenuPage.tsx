@@ -8,11 +8,13 @@ import { showToast } from '@/components/Toast';
 import { useQuery } from '@/hooks/useQuery';
 import { now } from '@/lib/clock';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import type { StoreUpdateEvent } from '@/lib/socket';
 import { toFen } from '@/lib/money';
 import { sessionStore } from '@/lib/storage';
 import type { OrderType, ProductCard, Store } from '@/types/api';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { getMenu, visibleCategories } from '../api/menu';
+import { withLiveSoldOut, withLiveStatus } from '../live';
 import './MenuPage.css';
 
 export interface MenuPageProps {
@@ -30,6 +32,8 @@ export interface MenuPageProps {
   onQuickAdd?: (product: ProductCard) => void;
   /** Scan-to-order: the table's number; the menu is dine-in only while it is set. */
   deskNo?: string | null;
+  /** The store's latest `store:update` (its staff's status and sold-out list), over the loaded menu. */
+  live?: StoreUpdateEvent | null;
 }
 
 /** Products the tile may add at once: singles (no sizes, flavours or rounds), not sold out. */
@@ -44,7 +48,8 @@ function fromPriced(p: ProductCard): boolean {
   return p.productType === 1 || p.productType === 9;
 }
 
-export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo }: MenuPageProps) {
+export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null }: MenuPageProps) {
+  const store = useMemo(() => withLiveStatus(loaded, live), [loaded, live]);
   const t = useT();
   const lang = useLang();
   const dineInOnly = !!deskNo && store.serviceMethods.includes(2);
@@ -62,8 +67,9 @@ export function MenuPage({ store, isVirtual, orderType, onOrderTypeChange, onOpe
   const menu = useQuery(`menu:${store.storeCode}:${effectiveType}:${lang}`, (signal) =>
     getMenu(store.storeCode, effectiveType, now(), signal),
   );
-  const categories = useMemo(() => visibleCategories(menu.data?.categories ?? []), [menu.data]);
-  const stopNotice = store.stopStoreNotice || menu.data?.stopStoreNotice || null;
+  const categories = useMemo(() => withLiveSoldOut(visibleCategories(menu.data?.categories ?? []), live), [menu.data, live]);
+  // Once the staff said something live, theirs is the word on closing.
+  const stopNotice = live ? store.stopStoreNotice : store.stopStoreNotice || menu.data?.stopStoreNotice || null;
   const state = storeState(store);
 
   return (

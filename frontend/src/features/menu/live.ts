@@ -1,0 +1,29 @@
+/**
+ * The menu under the store's live state (`store:update` from its staff): products sold out
+ * since the menu loaded show as sold out (and back on sale as available), and the store's
+ * status and notice are the staff's. Pure; the page passes the latest update, or null.
+ */
+import type { StoreUpdateEvent } from '@/lib/socket';
+import type { MenuCategory, Store, StoreStatus } from '@/types/api';
+
+export function withLiveSoldOut(categories: MenuCategory[], live: StoreUpdateEvent | null): MenuCategory[] {
+  if (!live) return categories;
+  const out = new Set(live.soldOut);
+  return categories.map((c) => ({
+    ...c,
+    products: c.products.map((p) => (p.soldOut === out.has(p.productCode) ? p : { ...p, soldOut: out.has(p.productCode) })),
+  }));
+}
+
+const STATUSES: readonly StoreStatus[] = ['open', 'busy', 'closed'];
+
+export function withLiveStatus(store: Store, live: StoreUpdateEvent | null): Store {
+  if (!live || !(STATUSES as readonly string[]).includes(live.status)) return store;
+  const status = live.status as StoreStatus;
+  return {
+    ...store,
+    status,
+    stopStoreNotice: status === 'closed' ? (live.notice ?? store.stopStoreNotice) : null,
+    businessNotice: status === 'closed' ? store.businessNotice : live.notice,
+  };
+}
