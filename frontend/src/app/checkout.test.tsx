@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useCart } from '@/features/cart';
-import { makeAddress, makeCart, makeMe, makeOrder, makeStore } from '@/test/fixtures';
+import { makeAddress, makeCart, makeCartItem, makeMe, makeOrder, makeStore } from '@/test/fixtures';
 import { mockApi } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
@@ -222,6 +222,27 @@ describe('/order/submit', () => {
     expect(attempts[1]?.key).not.toBe(attempts[0]?.key);
     expect(await screen.findByTestId('order-state')).toHaveTextContent('待支付');
     expect(screen.getByTestId('pay-pending')).toHaveTextContent('支付处理中...');
+  });
+
+  it('409 -7: names what sold out meanwhile and shows the fresh cart with it disabled; nothing is paid', async () => {
+    const cola = makeCartItem({ id: 'l_cola', productCode: 'DR001', prodName: '可口可乐', productDisable: true, disableReason: 'soldOut', disableMsg: '已售罄' });
+    const fresh = makeCart({ orderTime: ASAP, shoppingCarVersion: 7, saleOutItemsFromShoppingCar: [cola] });
+    let payments = 0;
+    api({
+      'POST /orders': () => ({ status: 409, body: { errCode: '-7', errMsg: '商品已售罄：可口可乐', data: fresh } }),
+      'POST /payments': () => {
+        payments += 1;
+        return { status: 500, body: 'no' };
+      },
+    });
+    logIn();
+    renderApp('/order/submit');
+    await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路'));
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    expect(await screen.findByText('商品已售罄：可口可乐')).toBeInTheDocument();
+    await waitFor(() => expect(useCart.getState().cart?.shoppingCarVersion).toBe(7));
+    expect(pathNow()).toBe('/order/submit');
+    expect(payments).toBe(0);
   });
 
   it('retries the same body with the same key after a lost answer', async () => {

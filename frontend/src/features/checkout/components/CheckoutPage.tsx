@@ -19,6 +19,8 @@ import './Checkout.css';
 
 /** The amounts changed since the cart was shown: 409 with the fresh cart. */
 export const AMOUNTS_CHANGED = '-6';
+/** Items sold out since the cart was read (the store's "86"): the message names them, data is the fresh cart. */
+export const ITEMS_SOLD_OUT = '-7';
 const ERROR_TOAST_MS = 3000;
 
 export interface CheckoutPageProps {
@@ -158,7 +160,7 @@ function CheckoutForm({
       keys.current.forget();
       onSubmitted(reply, reply.paymentType === 'offline' ? null : payMethod);
     } catch (e) {
-      if (isApiError(e) && e.errCode === AMOUNTS_CHANGED && isCart(e.data)) {
+      if (isApiError(e) && (e.errCode === AMOUNTS_CHANGED || e.errCode === ITEMS_SOLD_OUT) && isCart(e.data)) {
         // Nothing was created: show the fresh amounts; the next submit is a new attempt.
         keys.current.forget();
         onCartReplaced(e.data);
