@@ -7,10 +7,9 @@ import { useStoreSelection } from '@/features/store';
 import { getCartToken } from '@/lib/api';
 import { drinkLine, emptyCart, makeCard, makeCart, makeCartItem, makeMe, makeMenu, makeStore } from '@/test/fixtures';
 import { lastSocket } from '@/test/fakeSocket';
-import { mockApi } from '@/test/mockApi';
+import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const menu = makeMenu({
   categories: [
@@ -30,10 +29,7 @@ const menu = makeMenu({
 });
 
 function api(over: Record<string, Handler> = {}) {
-  return mockApi({
-    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
-    'GET /stores/default': () => makeStore(),
-    'GET /stores/:code': () => makeStore(),
+  return mockAppApi({
     'GET /stores/:code/menu': () => menu,
     'GET /cart': () => emptyCart({ cartToken: 'c_visitor' }),
     ...over,

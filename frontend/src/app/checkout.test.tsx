@@ -4,11 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useCart } from '@/features/cart';
-import { makeAddress, makeCart, makeCartItem, makeMe, makeOrder, makeStore } from '@/test/fixtures';
-import { mockApi } from '@/test/mockApi';
+import { makeAddress, makeCart, makeCartItem, makeMe, makeOrder } from '@/test/fixtures';
+import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const me = makeMe({ isRemindAgain: true });
 const json = (init?: RequestInit): unknown => (init?.body ? JSON.parse(String(init.body)) : null);
@@ -48,10 +47,7 @@ const payNothing = (orderNo: string): Record<string, Handler> => ({
 });
 
 function api(over: Record<string, Handler> = {}) {
-  return mockApi({
-    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
-    'GET /stores/default': () => makeStore(),
-    'GET /stores/:code': () => makeStore(),
+  return mockAppApi({
     'GET /me': () => me,
     'GET /addresses': () => [makeAddress({ id: 3, baseAddress: '上海市黄浦区南京东路1号', isDefault: false }), makeAddress({ isDefault: true })],
     'GET /cart': () => makeCart({ orderTime: ASAP }),

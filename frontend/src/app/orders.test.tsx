@@ -3,13 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useCart } from '@/features/cart';
-import { makeAddress, makeCart, makeMe, makeMenu, makeOrder, makeStore } from '@/test/fixtures';
-import { mockApi } from '@/test/mockApi';
+import { makeAddress, makeCart, makeMe, makeMenu, makeOrder } from '@/test/fixtures';
+import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 import type { OrderSummary } from '@/types/api';
 import { formatDateTime } from '@/utils/time';
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const me = makeMe({ isRemindAgain: true });
 const T0 = Date.parse('2026-11-24T03:00:00Z');
@@ -38,10 +37,7 @@ function summary(n: number, over: Partial<OrderSummary> = {}): OrderSummary {
 }
 
 function api(over: Record<string, Handler> = {}) {
-  return mockApi({
-    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
-    'GET /stores/default': () => makeStore(),
-    'GET /stores/:code': () => makeStore(),
+  return mockAppApi({
     'GET /stores/:code/menu': () => makeMenu(),
     'GET /me': () => me,
     'GET /addresses': () => [makeAddress({ isDefault: true })],

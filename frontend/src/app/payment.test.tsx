@@ -7,8 +7,8 @@ import { serverNow } from '@/lib/clock';
 import { resetSockets } from '@/lib/socket';
 import { storage } from '@/lib/storage';
 import { lastSocket, resetFakeSockets } from '@/test/fakeSocket';
-import { makeAddress, makeCart, makeMe, makeOrder, makeStore } from '@/test/fixtures';
-import { mockApi } from '@/test/mockApi';
+import { makeAddress, makeCart, makeMe, makeOrder } from '@/test/fixtures';
+import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 import type * as Handoff from '@/features/payment/handoff';
 import type { PaymentCreated } from '@/types/api';
@@ -23,7 +23,6 @@ vi.mock('@/features/payment/handoff', async (importOriginal) => {
   };
 });
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const me = makeMe({ isRemindAgain: true });
 const ASAP = Date.parse('2026-11-24T03:00:00Z');
@@ -52,10 +51,7 @@ function created(orderNo: string, over: Partial<PaymentCreated> = {}): PaymentCr
 }
 
 function api(over: Record<string, Handler> = {}) {
-  return mockApi({
-    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
-    'GET /stores/default': () => makeStore(),
-    'GET /stores/:code': () => makeStore(),
+  return mockAppApi({
     'GET /me': () => me,
     'GET /addresses': () => [makeAddress({ isDefault: true })],
     'GET /cart': () => makeCart({ orderTime: ASAP }),

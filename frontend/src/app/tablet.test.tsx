@@ -8,10 +8,9 @@ import { serverNow } from '@/lib/clock';
 import { resetSockets } from '@/lib/socket';
 import { lastSocket, resetFakeSockets, type FakeSocket } from '@/test/fakeSocket';
 import { makeMe } from '@/test/fixtures';
-import { mockApi } from '@/test/mockApi';
+import { mockApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const STAFF = { token: 'staff-tok', expiresAt: Date.now() + 12 * 3600_000, storeCode: 'SH001', storeName: '人民广场旗舰店', staffName: '店长' };
 const board = (over: Partial<StoreBoard> = {}): StoreBoard => ({

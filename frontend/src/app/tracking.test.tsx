@@ -5,13 +5,12 @@ import { useAccount } from '@/features/account';
 import { serverNow } from '@/lib/clock';
 import { resetSockets } from '@/lib/socket';
 import { lastSocket, resetFakeSockets, type Emitted, type FakeSocket } from '@/test/fakeSocket';
-import { makeMe, makeOrder, makeStore } from '@/test/fixtures';
-import { mockApi } from '@/test/mockApi';
+import { makeMe, makeOrder } from '@/test/fixtures';
+import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 import type { OrderDetail, OrderStep } from '@/types/api';
 import { formatClock } from '@/utils/time';
 
-type Handler = (url: URL, init?: RequestInit) => unknown;
 
 const T0 = Date.parse('2026-11-24T03:00:00Z');
 const min = (n: number) => T0 + n * 60_000;
@@ -48,10 +47,7 @@ function paidOrder(over: Partial<OrderDetail> = {}): OrderDetail {
 }
 
 function api(over: Record<string, Handler> = {}) {
-  return mockApi({
-    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
-    'GET /stores/default': () => makeStore(),
-    'GET /stores/:code': () => makeStore(),
+  return mockAppApi({
     'GET /me': () => makeMe({ isRemindAgain: true }),
     ...over,
   });

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
+import { makeStore } from './fixtures';
 
-type Handler = (url: URL, init?: RequestInit) => { status?: number; body: unknown } | unknown;
+export type Handler = (url: URL, init?: RequestInit) => { status?: number; body: unknown } | unknown;
 
 /**
  * Mocks fetch with a table of `METHOD /path` (under /api/v1) → handler. A handler answers data
@@ -34,4 +35,17 @@ function matches(pattern: string, method: string, path: string): boolean {
   if (m !== method || !p) return false;
   const re = new RegExp(`^${p.replace(/:[^/]+/g, '[^/]+')}$`);
   return re.test(path);
+}
+
+/**
+ * `mockApi` with what every customer page asks first (the page switches, the default store and
+ * a store by code: the fixture store) underneath `routes`.
+ */
+export function mockAppApi(routes: Record<string, Handler>) {
+  return mockApi({
+    'GET /system/page-switch': () => ({ grayPageList: [], use1i8n: true, productSearch: true }),
+    'GET /stores/default': () => makeStore(),
+    'GET /stores/:code': () => makeStore(),
+    ...routes,
+  });
 }
