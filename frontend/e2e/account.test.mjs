@@ -3,16 +3,11 @@
 // (as a person reads their phone); logs out; logs in with the password; adds an address by smart
 // paste, picking the suggested place so it has coordinates; makes it the default and sees the badge.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { FRONTEND, startServer } from './server.mjs';
+import { ARTIFACTS, openBrowser, shot } from './browser.mjs';
+import { startServer } from './server.mjs';
 
-const ARTIFACTS = join(FRONTEND, 'e2e', 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const PHONE = '13912345678';
 const PASSWORD = 'Pizza2026ok';
 const PASTE = '张三 13812345678 上海市黄浦区西藏中路236号 5楼501';
@@ -20,49 +15,12 @@ const PASTE = '张三 13812345678 上海市黄浦区西藏中路236号 5楼501';
 let server;
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
 });
 
 after(async () => {
   await server?.stop();
 });
-
-async function openBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), 'pizza-e2e-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    hasTouch: true,
-    locale: 'zh-CN',
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    // A refused call (e.g. 401 before login) logs a resource error in chromium; that is not a bug.
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 500) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  return {
-    page,
-    problems,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
-async function shot(page, name) {
-  await page.waitForTimeout(450);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
-}
 
 /** The newest code the sandbox SMS provider "sent" to the phone. */
 async function readSmsCode(phone) {

@@ -33,10 +33,12 @@ export async function register(base, phone) {
 }
 
 /**
- * A browser whose Socket.IO WebSockets go through a route this test controls: `cut()` closes
- * them and refuses new ones (long-polling too) until `restore()`.
+ * A fresh chromium (its own temp profile), phone-sized unless told, collecting page errors,
+ * console errors and 5xx answers in `problems`. With `cuttable`, its Socket.IO WebSockets go
+ * through a route the test controls: `cut()` closes them and refuses new ones (long-polling
+ * too) until `restore()`.
  */
-export async function openBrowser({ viewport = { width: 390, height: 844 }, hasTouch = true } = {}) {
+export async function openBrowser({ viewport = { width: 390, height: 844 }, hasTouch = viewport.width < 500, cuttable = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'pizza-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -50,17 +52,19 @@ export async function openBrowser({ viewport = { width: 390, height: 844 }, hasT
   });
   let cutOff = false;
   const open = new Set();
-  await context.routeWebSocket(/\/socket\.io\//, (ws) => {
-    if (cutOff) {
-      ws.close({ code: 4000, reason: 'cut by the test' });
-      return;
-    }
-    const server = ws.connectToServer();
-    const link = { ws, server };
-    open.add(link);
-    ws.onClose(() => open.delete(link));
-  });
-  await context.route(/\/socket\.io\//, (route) => (cutOff ? route.abort('connectionrefused') : route.continue()));
+  if (cuttable) {
+    await context.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (cutOff) {
+        ws.close({ code: 4000, reason: 'cut by the test' });
+        return;
+      }
+      const server = ws.connectToServer();
+      const link = { ws, server };
+      open.add(link);
+      ws.onClose(() => open.delete(link));
+    });
+    await context.route(/\/socket\.io\//, (route) => (cutOff ? route.abort('connectionrefused') : route.continue()));
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -75,6 +79,7 @@ export async function openBrowser({ viewport = { width: 390, height: 844 }, hasT
     page,
     problems,
     cut: async () => {
+      assert.ok(cuttable, 'opened with {cuttable: true}');
       cutOff = true;
       for (const { ws, server } of [...open]) {
         await server.close().catch(() => undefined);

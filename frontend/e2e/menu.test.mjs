@@ -2,31 +2,15 @@
 // Once in Chinese and once in English: home → store finder → Shanghai → a district → a store →
 // menu → a pizza with sizes → change the size → the price shown is that size's price.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { FRONTEND, startServer } from './server.mjs';
+import { openBrowser, shot } from './browser.mjs';
+import { startServer } from './server.mjs';
 
-const ARTIFACTS = join(FRONTEND, 'e2e', 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const SHANGHAI = '310100';
 
 let server;
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
 });
 
@@ -42,43 +26,6 @@ async function api(path, lang) {
 }
 
 const yuan = (n) => `¥${(Math.round(n * 100) / 100).toFixed(2)}`;
-
-/** A fresh browser (fresh temp profile) with a phone-sized page. */
-async function openBrowser(viewport = { width: 390, height: 844 }) {
-  const profile = mkdtempSync(join(tmpdir(), 'pizza-e2e-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport,
-    deviceScaleFactor: 2,
-    hasTouch: viewport.width < 500,
-    isMobile: false,
-    locale: 'zh-CN',
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 500) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  return {
-    page,
-    problems,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
-async function shot(page, name) {
-  await page.waitForTimeout(450); // let page slides and dialog transitions settle
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
-}
 
 for (const lang of ['zh', 'en']) {
   describe(`ordering journey (${lang})`, () => {
@@ -200,7 +147,7 @@ for (const lang of ['zh', 'en']) {
 }
 
 test('desktop: the page is a 340 px column', async () => {
-  const { page, problems, close } = await openBrowser({ width: 1280, height: 800 });
+  const { page, problems, close } = await openBrowser({ viewport: { width: 1280, height: 800 } });
   try {
     await page.goto(server.base + '/menu');
     await page.getByTestId('menu-store').waitFor();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ARTIFACTS, checkoutAndPay, customerWithCart, fillCart, logIn, openBrowser, shot, showsStep } from './browser.mjs';
 import { startServer } from './server.mjs';
 
-const TABLET = { viewport: { width: 1280, height: 800 }, hasTouch: true };
+const TABLET = { viewport: { width: 1280, height: 800 }, hasTouch: true, cuttable: true };
 
 const alarm = (page) => page.evaluate(() => window.__tabletAlarm ?? null);
 

@@ -17,7 +17,7 @@ import { productionPathReachable, startServer, startTwoNodes } from './server.mj
 async function journey({ customer, store, phone, prefix }) {
   const login = await customerWithCart(customer, phone);
   const token = login.token;
-  const { page, problems, cut, restore, close } = await openBrowser();
+  const { page, problems, cut, restore, close } = await openBrowser({ cuttable: true });
   try {
     await logIn(page, customer, login);
     const orderNo = await checkoutAndPay(page, customer, { prefix: `${prefix}-01` });
