@@ -32,6 +32,8 @@ test('the tablet rings for a paid order, moves it live, and catches up after bei
     await tab.reload();
     await tab.getByTestId('tablet-column-new').waitFor();
     await tab.locator('[data-testid="tablet-connection"][data-status="connected"]').waitFor();
+    // Presence: this tablet counts itself (store:presence, live).
+    await tab.locator('[data-testid="tablet-online-count"][data-count="1"]').waitFor({ timeout: 5000 });
     const enable = tab.getByTestId('tablet-sound-enable');
     if (await enable.isVisible()) await enable.click();
     await shot(tab, 'tablet-01-empty');

@@ -8,6 +8,7 @@
 //! deliver each event once per node.
 
 use super::engineio::{EngineConfig, EngineIo};
+use super::gateway::routing::{store_room, TABLETS};
 use super::gateway::{self, ResolveStaff, ResolveUser};
 use super::socketio::{RedisAdapterFactory, SocketIo, SocketIoConfig};
 use actors::accounts::secrets::Token;
@@ -65,7 +66,12 @@ pub async fn start(
     };
     tokio::spawn(heartbeat(presence.clone(), clock.clone()));
     let (feed, changes) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(apply_presence(presence.clone(), changes));
+    tokio::spawn(apply_presence(
+        presence.clone(),
+        changes,
+        io.clone(),
+        clock.clone(),
+    ));
     let order_watch = gateway::OrderWatchSlot::default();
     gateway::install(
         &io,
@@ -87,15 +93,31 @@ pub async fn start(
     })
 }
 
+/// Applies tablet comings and goings in order, then tells the store's tablets (on every node)
+/// how many of them are online: `store:presence {storeCode, tabletsOnline, noTabletSince}`.
 async fn apply_presence(
     presence: Arc<dyn TabletPresence>,
     mut changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
+    io: SocketIo,
+    clock: Clock,
 ) {
     while let Some(c) = changes.recv().await {
         if c.connected {
             presence.connected(&c.store_code, &c.tablet, c.at).await;
         } else {
             presence.disconnected(&c.store_code, &c.tablet, c.at).await;
+        }
+        let now = presence.status(&c.store_code, clock.now_ms()).await;
+        let payload = serde_json::json!({
+            "storeCode": c.store_code,
+            "tabletsOnline": now.online,
+            "noTabletSince": now.none_since,
+        });
+        if let Some(tablets) = io.namespace(TABLETS) {
+            let room = store_room(&c.store_code);
+            if let Err(e) = tablets.to(room).emit("store:presence", vec![payload]) {
+                tracing::warn!(error = ?e, "store:presence not emitted");
+            }
         }
     }
 }

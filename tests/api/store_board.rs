@@ -234,6 +234,19 @@ async fn connect_tablet(base: &str, staff: &str) -> tokio::process::Child {
         .expect("the tablet connects")
         .unwrap();
     assert_eq!(first.as_deref(), Some("CONNECTED"));
+    // The store's tablets hear how many of them are online, this one included.
+    let presence = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(json) = line.strip_prefix("EVENT store:presence ") {
+                return serde_json::from_str::<Value>(json).unwrap();
+            }
+        }
+        panic!("the tablet closed before store:presence");
+    })
+    .await
+    .expect("store:presence arrives");
+    assert_eq!(presence["storeCode"], "SH001");
+    assert_eq!(presence["tabletsOnline"], 1);
     child
 }
 

@@ -12,7 +12,8 @@
 //!
 //! Tablets connect to `/store` with `auth: {token}`, a staff token: it is checked before the
 //! CONNECT is answered (CONNECT_ERROR "Not authorized" otherwise), and the socket joins its
-//! store's room, where the store's order and status events arrive.
+//! store's room, where the store's order and status events arrive. Each tablet that comes or
+//! goes is counted (`PresenceFeed`), and the store's tablets hear `store:presence`.
 
 pub mod routing;
 

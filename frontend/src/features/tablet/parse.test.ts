@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOrder, parseOrders, parseProgress, parseStoreUpdate } from './parse';
+import { parseOrder, parseOrders, parsePresence, parseProgress, parseStoreUpdate } from './parse';
 import { makeTabletOrder } from './testOrder';
 
 describe('parse', () => {
@@ -16,6 +16,15 @@ describe('parse', () => {
     expect(parseProgress({ orderNo: 'A', progress: '10', state: '1', seq: 4, at: 5 })).toEqual({ orderNo: 'A', progress: 10, state: 1, seq: 4, at: 5 });
     expect(parseProgress({ orderNo: 'A', progress: 10 })).toBeNull();
   });
+  it.each([
+    [{ storeCode: 'SH001', tabletsOnline: 2, noTabletSince: null }, { storeCode: 'SH001', tabletsOnline: 2, noTabletSince: null }],
+    [{ storeCode: 'SH001', tabletsOnline: '0', noTabletSince: 1700000000000 }, { storeCode: 'SH001', tabletsOnline: 0, noTabletSince: 1700000000000 }],
+    [{ storeCode: 'SH001' }, null],
+    ['nonsense', null],
+  ])('reads store:presence %#', (given, expected) => {
+    expect(parsePresence(given)).toEqual(expected);
+  });
+
   it('reads store:update', () => {
     expect(parseStoreUpdate({ storeCode: 'SH001', status: 'busy', notice: null, soldOut: ['P1', 3] })).toEqual({
       storeCode: 'SH001',

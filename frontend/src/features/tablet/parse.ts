@@ -2,7 +2,7 @@
  * Socket payloads are typed `unknown` by lib/socket: these read them defensively, so a malformed
  * event is dropped instead of putting a broken card on the board.
  */
-import { STORE_STATUSES, type KitchenLine, type ProgressEvent, type StoreStatus, type StoreUpdate, type TabletOrder } from './types';
+import { STORE_STATUSES, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletOrder } from './types';
 
 type Obj = Record<string, unknown>;
 
@@ -69,4 +69,11 @@ export function isStoreStatus(v: unknown): v is StoreStatus {
 export function parseStoreUpdate(v: unknown): StoreUpdate | null {
   if (!isObj(v) || typeof v.storeCode !== 'string') return null;
   return { storeCode: v.storeCode, status: str(v.status), notice: typeof v.notice === 'string' ? v.notice : null, soldOut: strs(v.soldOut) };
+}
+
+export function parsePresence(v: unknown): StorePresence | null {
+  if (!isObj(v) || typeof v.storeCode !== 'string') return null;
+  const online = num(v.tabletsOnline);
+  if (online === null) return null;
+  return { storeCode: v.storeCode, tabletsOnline: online, noTabletSince: num(v.noTabletSince) };
 }

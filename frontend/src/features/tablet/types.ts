@@ -92,6 +92,13 @@ export interface ProgressEvent {
 }
 
 /** `store:update` on "/store". */
+/** `store:presence`: how many of the store's tablets are online now (across nodes). */
+export interface StorePresence {
+  storeCode: string;
+  tabletsOnline: number;
+  noTabletSince: number | null;
+}
+
 export interface StoreUpdate {
   storeCode: string;
   status: string;

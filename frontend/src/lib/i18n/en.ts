@@ -613,6 +613,7 @@ export const en: Partial<Record<MessageKey, string>> = {
   'tablet.sound.enable': 'Enable sound',
   'tablet.sound.unsupported': 'This browser cannot play the alarm: watch for flashing orders',
   'tablet.conn.connected': 'Live',
+  'tablet.conn.online': '· {n} tablet(s) here',
   'tablet.conn.connecting': 'Connecting…',
   'tablet.conn.reconnecting': 'Reconnecting…',
   'tablet.conn.offline': 'Offline',

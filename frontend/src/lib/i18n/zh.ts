@@ -611,6 +611,7 @@ export const zh = {
   'tablet.sound.enable': '开启提醒音',
   'tablet.sound.unsupported': '此浏览器无法播放提醒音，请留意闪烁的新订单',
   'tablet.conn.connected': '实时在线',
+  'tablet.conn.online': '· 本店 {n} 台平板',
   'tablet.conn.connecting': '连接中…',
   'tablet.conn.reconnecting': '重新连接中…',
   'tablet.conn.offline': '连接已断开',

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { closeSocket, getSocket, isSocketConnected, onResync, socketStatusStore, subscribe } from '@/lib/socket';
-import { parseOrder, parseProgress, parseStoreUpdate } from '../parse';
+import { parseOrder, parseProgress, parsePresence, parseStoreUpdate } from '../parse';
 import { useBoard } from '../store/board';
 import { staffToken } from '../store/session';
 
@@ -45,6 +45,10 @@ export function useTabletLive(token: string | null): void {
       subscribe('/store', 'store:update', (p) => {
         const update = parseStoreUpdate(p);
         if (update) board.storeUpdate(update);
+      }),
+      subscribe('/store', 'store:presence', (p) => {
+        const presence = parsePresence(p);
+        if (presence) board.presence(presence);
       }),
       onResync('/store', () => load()),
       socketStatusStore.subscribe((s, prev) => {

@@ -10,7 +10,7 @@ import { isStoreStatus } from '../parse';
 import { EMPTY_QUEUE, omit, queueReducer, type QueueAction, type QueueState } from '../queue';
 import { undoMarkFor, type UndoMark } from '../timing';
 import { useTabletSession } from './session';
-import type { StoreBoard, StoreUpdate, TabletOrder } from '../types';
+import type { StoreBoard, StorePresence, StoreUpdate, TabletOrder } from '../types';
 
 export interface BoardState {
   queue: QueueState;
@@ -28,6 +28,7 @@ export interface BoardState {
   adopt: (order: TabletOrder, stepped?: 'advance' | 'undo') => void;
   setStore: (store: StoreBoard) => void;
   storeUpdate: (update: StoreUpdate) => void;
+  presence: (presence: StorePresence) => void;
   reset: () => void;
 }
 
@@ -91,6 +92,11 @@ export const useBoard = create<BoardState>((set, get) => {
       const store = get().store;
       if (!store || store.storeCode !== u.storeCode) return;
       set({ store: { ...store, status: isStoreStatus(u.status) ? u.status : store.status, notice: u.notice, soldOut: u.soldOut } });
+    },
+    presence: (p) => {
+      const store = get().store;
+      if (!store || store.storeCode !== p.storeCode) return;
+      set({ store: { ...store, tabletsOnline: p.tabletsOnline, noTabletSince: p.noTabletSince } });
     },
     reset: () => {
       again = false;
