@@ -20,6 +20,7 @@ use actors::domain::effective::{availability, Availability, RuleContext};
 use actors::domain::hours::china_time;
 use actors::domain::lang::Lang;
 use actors::domain::order_time::stored_or_reset;
+use actors::domain::store_board::StoreLive;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,18 +42,29 @@ pub fn cart_time(cart: &Cart, now: i64) -> i64 {
     stored_or_reset(cart.order_time, now)
 }
 
-/// Prices the stored cart for its store as customers meet it now (the staff's status and
-/// sold-out list over the catalogue) and hands both to `f` (the priced cart borrows them).
-pub async fn with_priced<R>(
+/// The cart's store as customers meet it now (the staff's status over the catalogue's) and
+/// its live state. Read once per request, so everything the request prices agrees.
+pub async fn cart_board(
     state: &AppState,
     snapshot: &Snapshot,
     cart: &Cart,
+) -> ApiResult<(Store, StoreLive)> {
+    Ok(state.stores.effective(&cart_store(snapshot, cart)).await?)
+}
+
+/// Prices the stored cart for `board` (from [`cart_board`]) and hands both to `f` (the priced
+/// cart borrows them).
+pub fn priced_with<R>(
+    state: &AppState,
+    snapshot: &Snapshot,
+    cart: &Cart,
+    board: &(Store, StoreLive),
     f: impl FnOnce(&PricedCart, &Store) -> R,
-) -> ApiResult<R> {
-    let (store, live) = state.stores.effective(&cart_store(snapshot, cart)).await?;
+) -> R {
+    let (store, live) = board;
     let at = cart_time(cart, state.clock.now_ms());
     let input = PricingInput {
-        store: &store,
+        store,
         order_type: cart.order_type,
         at,
         sold_out: &live.sold_out,
@@ -61,18 +73,20 @@ pub async fn with_priced<R>(
         promotions: &snapshot.catalogue.promotions,
     };
     let priced = price_cart(cart, &input);
-    Ok(f(&priced, &store))
+    f(&priced, store)
 }
 
-pub async fn render(
+/// The cart as the customer sees it, priced for `board`.
+pub fn render_with(
     state: &AppState,
     ctx: &Ctx,
     snapshot: &Snapshot,
     owner: &CartOwner,
     stored: &StoredCart,
-) -> ApiResult<CartDto> {
+    board: &(Store, StoreLive),
+) -> CartDto {
     let now = state.clock.now_ms();
-    with_priced(state, snapshot, &stored.cart, |priced, _| {
+    priced_with(state, snapshot, &stored.cart, board, |priced, _| {
         let mut cart = stored.cart.clone();
         cart.order_time = Some(cart_time(&cart, now));
         CartDto::new(
@@ -87,7 +101,18 @@ pub async fn render(
             },
         )
     })
-    .await
+}
+
+/// The cart as the customer sees it, priced for its store now.
+pub async fn render(
+    state: &AppState,
+    ctx: &Ctx,
+    snapshot: &Snapshot,
+    owner: &CartOwner,
+    stored: &StoredCart,
+) -> ApiResult<CartDto> {
+    let board = cart_board(state, snapshot, &stored.cart).await?;
+    Ok(render_with(state, ctx, snapshot, owner, stored, &board))
 }
 
 pub fn reply(owner: &CartOwner, dto: CartDto) -> Reply<CartDto> {
@@ -144,6 +169,15 @@ pub async fn orderable_store(
     snapshot: &Snapshot,
     code: &str,
 ) -> ApiResult<Store> {
+    Ok(orderable_board(state, snapshot, code).await?.0)
+}
+
+/// [`orderable_store`] with its live state (the sold-out list).
+pub async fn orderable_board(
+    state: &AppState,
+    snapshot: &Snapshot,
+    code: &str,
+) -> ApiResult<(Store, StoreLive)> {
     if code == VIRTUAL_STORE_CODE {
         return Err(ApiError::bad_input(
             "请先选择门店",
@@ -153,7 +187,7 @@ pub async fn orderable_store(
     let listed = snapshot
         .store(code)
         .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))?;
-    Ok(state.stores.effective(listed).await?.0)
+    Ok(state.stores.effective(listed).await?)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -537,15 +571,16 @@ pub async fn clear_unavailable(
 ) -> ApiResult<Reply<CartDto>> {
     let snapshot = state.catalogue.get().await;
     let current = state.carts.read(&owner.key).await?;
-    let disabled: Vec<String> = with_priced(&state, &snapshot, &current.cart, |priced, _| {
-        priced
-            .lines
-            .iter()
-            .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
-            .map(|l| l.line.id.clone())
-            .collect()
-    })
-    .await?;
+    let board = cart_board(&state, &snapshot, &current.cart).await?;
+    let disabled: Vec<String> =
+        priced_with(&state, &snapshot, &current.cart, &board, |priced, _| {
+            priced
+                .lines
+                .iter()
+                .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
+                .map(|l| l.line.id.clone())
+                .collect()
+        });
     let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
         let before = cart.lines.len();
         cart.lines.retain(|l| !disabled.contains(&l.id));

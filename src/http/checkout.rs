@@ -2,7 +2,7 @@
 //! and receiver, and turns the cart into an order in one transaction. The client's amounts are
 //! only compared: any difference is errCode -6 with the fresh cart, and nothing is created.
 
-use super::cart::{check_submittable, orderable_store, render, with_priced};
+use super::cart::{check_submittable, orderable_board, priced_with, render_with};
 use super::cart_owner::CartOwner;
 use super::context::Ctx;
 use super::dto::cart::CartItemDto;
@@ -149,7 +149,10 @@ async fn attempt(
     let snapshot = state.catalogue.get().await;
     let stored = state.carts.read(&owner.key).await?;
     let cart = &stored.cart;
-    let store = orderable_store(state, &snapshot, cart.store_code.as_deref().unwrap_or("")).await?;
+    // The store's live state is read once: the checks, the cart shown and the amounts frozen
+    // all see the same sold-out list.
+    let board = orderable_board(state, &snapshot, cart.store_code.as_deref().unwrap_or("")).await?;
+    let store = &board.0;
     if store.status == StoreStatus::Closed {
         return Err(ApiError::bad_input(
             "门店暂停营业，请重新选择门店",
@@ -175,11 +178,11 @@ async fn attempt(
         .cloned();
     let order_time = if cart.is_book {
         let at = cart.order_time.unwrap_or(0);
-        check_booking(&store, order_type, at, now)
+        check_booking(store, order_type, at, now)
             .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
         at
     } else {
-        if !is_open_at(&store, china_time(now)) {
+        if !is_open_at(store, china_time(now)) {
             return Err(ApiError::bad_input(
                 "门店当前不在营业时间",
                 "The store is not open now",
@@ -188,7 +191,7 @@ async fn attempt(
         if order_type == DINE_IN && desk.is_some() {
             now
         } else {
-            asap_time(&store, order_type, now)
+            asap_time(store, order_type, now)
         }
     };
     let payment = PaymentType::parse(&body.payment_type).ok_or_else(|| {
@@ -275,7 +278,7 @@ async fn attempt(
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
 
     // The amounts: the server's, compared with what the customer saw.
-    let dto = render(state, ctx, &snapshot, &owner, &stored).await?;
+    let dto = render_with(state, ctx, &snapshot, &owner, &stored, &board);
     check_submittable(&dto)?;
     // Sold out since the customer last looked (the store's "86"): say which, with the cart
     // as it is now, rather than silently ordering the rest.
@@ -292,10 +295,11 @@ async fn attempt(
             cart: serde_json::to_value(&dto).unwrap_or_default(),
         });
     }
-    let (product_amount, discount, fee, total, lines, rules, items) = with_priced(
+    let (product_amount, discount, fee, total, lines, rules, items) = priced_with(
         state,
         &snapshot,
         cart,
+        &board,
         |priced, _| {
             let lines: Vec<NewOrderLine> = priced
                 .valid_lines()
@@ -327,8 +331,7 @@ async fn attempt(
                 items,
             )
         },
-    )
-    .await?;
+    );
     let client = (
         amount("orderProductAmount", body.order_product_amount)?,
         amount("activityAmount", body.activity_amount)?,
