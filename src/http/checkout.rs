@@ -242,7 +242,7 @@ async fn attempt(
             })
             .flatten()
             .ok_or(ApiError::OutOfArea)?;
-        if !delivers_to(&store, point) {
+        if !delivers_to(store, point) {
             return Err(ApiError::OutOfArea);
         }
         name = address.name.clone();
