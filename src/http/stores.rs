@@ -98,13 +98,17 @@ pub async fn by_point(
     let booking = params::flag("isBookOrder", query.is_book_order.as_deref())?;
     let snapshot = state.catalogue.get().await;
     let now = state.clock.china_now();
-    let mut found: Vec<(&Store, f64, bool)> =
-        store_rules::stores_by_distance(&snapshot.catalogue.stores, point)
-            .into_iter()
-            .filter(|(store, _)| store.status != StoreStatus::Closed)
-            .filter(|(store, _)| store_rules::delivers_to(store, point))
-            .map(|(store, km)| (store, km, hours::is_open_at(store, now)))
-            .collect();
+    // As their staff set them now: a store closed from its tablet takes no orders.
+    let stores = state
+        .stores
+        .effective_all(&snapshot.catalogue.stores)
+        .await?;
+    let mut found: Vec<(&Store, f64, bool)> = store_rules::stores_by_distance(&stores, point)
+        .into_iter()
+        .filter(|(store, _)| store.status != StoreStatus::Closed)
+        .filter(|(store, _)| store_rules::delivers_to(store, point))
+        .map(|(store, km)| (store, km, hours::is_open_at(store, now)))
+        .collect();
     if !booking {
         // Stable: open stores first, each group still nearest first.
         found.sort_by_key(|(_, _, open)| !open);
@@ -142,7 +146,11 @@ pub async fn nearby(
     let point = parse_point(query.latitude.as_deref(), query.longitude.as_deref())?;
     let snapshot = state.catalogue.get().await;
     let now = state.clock.china_now();
-    let ranked = store_rules::stores_by_distance(&snapshot.catalogue.stores, point);
+    let stores = state
+        .stores
+        .effective_all(&snapshot.catalogue.stores)
+        .await?;
+    let ranked = store_rules::stores_by_distance(&stores, point);
     let any_near = ranked
         .first()
         .is_some_and(|(_, km)| *km <= NEARBY_RADIUS_KM);
@@ -207,18 +215,17 @@ pub async fn search(
                 .any(|text| text.to_lowercase().contains(k))
             })
     };
+    let all = state
+        .stores
+        .effective_all(&snapshot.catalogue.stores)
+        .await?;
     let stores: Vec<&Store> = match point {
-        Some(p) => store_rules::stores_by_distance(&snapshot.catalogue.stores, p)
+        Some(p) => store_rules::stores_by_distance(&all, p)
             .into_iter()
             .map(|(s, _)| s)
             .filter(|s| matches(s))
             .collect(),
-        None => snapshot
-            .catalogue
-            .stores
-            .iter()
-            .filter(|s| matches(s))
-            .collect(),
+        None => all.iter().filter(|s| matches(s)).collect(),
     };
     let list = stores
         .into_iter()

@@ -139,6 +139,35 @@ async fn a_closed_store_refuses_orders_and_busy_lengthens_promises() {
     let refused = app.post("/api/v1/orders", &body, Some(&token)).await;
     refused.assert_error(400, "400");
     assert_eq!(refused.err_msg(), "门店暂停营业，请重新选择门店");
+    // Store lists say so too: finding a store for an address passes it over.
+    let sh001 = crate::helpers::demo()
+        .stores
+        .into_iter()
+        .find(|s| s.store_code == "SH001")
+        .unwrap();
+    let near = format!(
+        "/api/v1/stores/nearby?latitude={:.6}&longitude={:.6}",
+        sh001.lat, sh001.lng
+    );
+    let listed = app.get(&near).await;
+    let listed = listed.assert_ok().as_array().unwrap().clone();
+    let card = listed.iter().find(|s| s["storeCode"] == "SH001").unwrap();
+    assert_eq!(card["status"], "closed");
+    let by_point = format!(
+        "/api/v1/stores/by-point?latitude={:.6}&longitude={:.6}",
+        sh001.lat, sh001.lng
+    );
+    let delivering = app.get(&by_point).await;
+    if delivering.err_code() == "00" {
+        let codes: Vec<&Value> = delivering
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &s["storeCode"])
+            .collect();
+        assert!(!codes.contains(&&json!("SH001")), "{codes:?}");
+    }
 
     let slots = "/api/v1/orders/reservation/slots?storeCode=SH001&orderType=0";
     status("open", Value::Null).await.assert_ok();

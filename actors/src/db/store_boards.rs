@@ -5,6 +5,7 @@ use super::{Db, DbError};
 use crate::domain::catalog::StoreStatus;
 use crate::domain::store_board::{parse_status, status_name, StoreLive};
 use sqlx::Row;
+use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 pub struct StoreBoardRepo {
@@ -42,6 +43,26 @@ impl StoreBoardRepo {
             notice,
             sold_out,
         })
+    }
+
+    /// Every store's status and notice the staff set (stores never set are absent).
+    pub async fn statuses(&self) -> Result<HashMap<String, StoreLive>, DbError> {
+        let rows = sqlx::query("SELECT store_code, status, notice FROM store_states")
+            .fetch_all(self.db.pool())
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let status: String = r.try_get("status")?;
+                Ok((
+                    r.try_get("store_code")?,
+                    StoreLive {
+                        status: parse_status(&status),
+                        notice: r.try_get("notice")?,
+                        sold_out: Vec::new(),
+                    },
+                ))
+            })
+            .collect()
     }
 
     pub async fn set_status(

@@ -42,6 +42,19 @@ impl StoreBoards {
         Ok((effective_store(store, &live), live))
     }
 
+    /// Every store as customers meet it now (status and notice; for store lists, which do not
+    /// show sold-out products): one read for the whole list.
+    pub async fn effective_all(&self, stores: &[Store]) -> Result<Vec<Store>, DbError> {
+        let set = self.repo.statuses().await?;
+        Ok(stores
+            .iter()
+            .map(|s| match set.get(&s.store_code) {
+                Some(live) => effective_store(s, live),
+                None => s.clone(),
+            })
+            .collect())
+    }
+
     /// The staff set the store open, busy or closed, with a notice (none: the default words).
     pub async fn set_status(
         &self,
