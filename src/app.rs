@@ -20,7 +20,7 @@ use actors::db::sessions::SessionRepo;
 use actors::db::Db;
 use actors::orders::OrderRegistry;
 use actors::payments::PaymentService;
-use actors::stores::StoreBoards;
+use actors::stores::{LiveStores, StoreBoards};
 use anyhow::Context;
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -103,9 +103,14 @@ impl Application {
             );
         }
         let catalogue = Arc::new(catalogue);
+        let stores = Arc::new(StoreBoards::new(
+            db.clone(),
+            realtime.bus.clone(),
+            clock.clone(),
+        ));
         let orders = Arc::new(OrderRegistry::new(
             OrderRepo::new(db.clone()),
-            catalogue.clone(),
+            LiveStores::new(catalogue.clone(), stores.clone()),
             realtime.bus.clone(),
             clock.clone(),
             actor_thread,
@@ -121,11 +126,6 @@ impl Application {
             "" => format!("http://127.0.0.1:{port}"),
             url => url.trim_end_matches('/').to_string(),
         };
-        let stores = Arc::new(StoreBoards::new(
-            db.clone(),
-            realtime.bus.clone(),
-            clock.clone(),
-        ));
         let state = AppState {
             stores,
             presence: realtime.presence.clone(),

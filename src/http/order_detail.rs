@@ -146,6 +146,11 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
     let repo = OrderRepo::new(state.db.clone());
     let history = repo.history(&order.order_no).await?;
     let snapshot = state.catalogue.get().await;
+    // The ETA from the store's times as its staff set them now (busy is slower).
+    let live_store = match snapshot.store(&order.store_code) {
+        Some(listed) => Some(state.stores.effective(listed).await?.0),
+        None => None,
+    };
     let now = state.clock.now_ms();
     let payment = state
         .payments
@@ -208,7 +213,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         rules: doc.get("rules").cloned().unwrap_or_default(),
         created_at: order.created_at,
         seq: order.seq,
-        eta: order_eta(&order, &history, &snapshot, now),
+        eta: order_eta(&order, &history, live_store.as_ref(), now),
         steps: steps(&order, &history, lang),
         can_cancel,
         view_token: view_token(&state.table_secret, &order.order_no),

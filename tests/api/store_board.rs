@@ -376,3 +376,26 @@ async fn the_chain_sees_stores_with_paid_orders_and_no_tablet() {
         .await;
     wrong.assert_error(403, "403");
 }
+
+#[tokio::test]
+async fn busy_pushes_back_the_eta_of_orders_in_the_queue() {
+    let app = spawn_app().await;
+    let (token, order_no) = crate::payments::unpaid_order(&app, "13512380004").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
+    let quiet = until_state(&app, &token, &order_no, 6).await["eta"]
+        .as_i64()
+        .unwrap();
+    let staff = tablet_login(&app, "SH001").await;
+    app.put(
+        "/api/v1/tablet/store/status",
+        &json!({"status": "busy"}),
+        Some(&staff),
+    )
+    .await
+    .assert_ok();
+    let busy = crate::payments::order(&app, &token, &order_no).await["eta"]
+        .as_i64()
+        .unwrap();
+    assert!(busy > quiet, "busy: {busy} is later than {quiet}");
+}

@@ -10,11 +10,11 @@ pub mod view;
 pub use session::{Move, MoveDone, OrderSession};
 
 use crate::bus::Bus;
-use crate::catalogue::CatalogueService;
 use crate::clock::Clock;
 use crate::db::orders::OrderRepo;
 use crate::db::DbError;
 use crate::domain::order_machine::{Actor as Mover, Command, MoveError};
+use crate::stores::LiveStores;
 use actix::{Actor, Addr, ArbiterHandle};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -35,7 +35,7 @@ pub enum OrderFailure {
 
 pub struct OrderRegistry {
     repo: OrderRepo,
-    catalogue: Arc<CatalogueService>,
+    stores: LiveStores,
     bus: Arc<dyn Bus>,
     clock: Clock,
     arbiter: ArbiterHandle,
@@ -46,14 +46,14 @@ impl OrderRegistry {
     /// `arbiter`: where the sessions run (see `actor_thread`).
     pub fn new(
         repo: OrderRepo,
-        catalogue: Arc<CatalogueService>,
+        stores: LiveStores,
         bus: Arc<dyn Bus>,
         clock: Clock,
         arbiter: ArbiterHandle,
     ) -> OrderRegistry {
         OrderRegistry {
             repo,
-            catalogue,
+            stores,
             bus,
             clock,
             arbiter,
@@ -116,7 +116,7 @@ impl OrderRegistry {
         let session = OrderSession::new(
             order_no.to_string(),
             self.repo.clone(),
-            self.catalogue.clone(),
+            self.stores.clone(),
             self.bus.clone(),
             self.clock.clone(),
         );

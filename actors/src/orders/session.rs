@@ -3,11 +3,11 @@
 use super::view::{order_eta, tablet_order};
 use super::OrderFailure;
 use crate::bus::{Bus, Event};
-use crate::catalogue::CatalogueService;
 use crate::clock::Clock;
 use crate::db::orders::{OrderRepo, TransitionRow};
 use crate::domain::money::Fen;
 use crate::domain::order_machine::{apply, Actor as Mover, Command, OrderState, Transition};
+use crate::stores::LiveStores;
 use actix::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ const ATTEMPTS: usize = 5;
 pub struct OrderSession {
     order_no: String,
     repo: OrderRepo,
-    catalogue: Arc<CatalogueService>,
+    stores: LiveStores,
     bus: Arc<dyn Bus>,
     clock: Clock,
     last_used: Instant,
@@ -28,14 +28,14 @@ impl OrderSession {
     pub fn new(
         order_no: String,
         repo: OrderRepo,
-        catalogue: Arc<CatalogueService>,
+        stores: LiveStores,
         bus: Arc<dyn Bus>,
         clock: Clock,
     ) -> OrderSession {
         OrderSession {
             order_no,
             repo,
-            catalogue,
+            stores,
             bus,
             clock,
             last_used: Instant::now(),
@@ -78,15 +78,15 @@ impl Handler<Move> for OrderSession {
 
     fn handle(&mut self, msg: Move, _: &mut Context<Self>) -> Self::Result {
         self.last_used = Instant::now();
-        let (order_no, repo, catalogue, bus, clock) = (
+        let (order_no, repo, stores, bus, clock) = (
             self.order_no.clone(),
             self.repo.clone(),
-            self.catalogue.clone(),
+            self.stores.clone(),
             self.bus.clone(),
             self.clock.clone(),
         );
         AtomicResponse::new(Box::pin(
-            async move { make_move(&order_no, &repo, &catalogue, bus.as_ref(), &clock, msg).await }
+            async move { make_move(&order_no, &repo, &stores, bus.as_ref(), &clock, msg).await }
                 .into_actor(self),
         ))
     }
@@ -95,7 +95,7 @@ impl Handler<Move> for OrderSession {
 async fn make_move(
     order_no: &str,
     repo: &OrderRepo,
-    catalogue: &CatalogueService,
+    stores: &LiveStores,
     bus: &dyn Bus,
     clock: &Clock,
     msg: Move,
@@ -128,7 +128,7 @@ async fn make_move(
         announce(
             order_no,
             repo,
-            catalogue,
+            stores,
             bus,
             clock,
             &transition,
@@ -155,7 +155,7 @@ async fn make_move(
 async fn announce(
     order_no: &str,
     repo: &OrderRepo,
-    catalogue: &CatalogueService,
+    stores: &LiveStores,
     bus: &dyn Bus,
     clock: &Clock,
     transition: &Transition,
@@ -173,7 +173,7 @@ async fn announce(
             return;
         }
     };
-    let snapshot = catalogue.get().await;
+    let store = stores.store(&row.store_code).await;
     let progress = Event::OrderProgress {
         order_no: order_no.to_string(),
         store_code: row.store_code.clone(),
@@ -181,7 +181,7 @@ async fn announce(
         progress: transition.progress,
         state: transition.state,
         at,
-        eta: order_eta(&row, &history, &snapshot, clock.now_ms()),
+        eta: order_eta(&row, &history, store.as_ref(), clock.now_ms()),
         seq: seq.max(0) as u64,
     };
     if let Err(e) = bus.publish(&progress).await {

@@ -1,9 +1,8 @@
 //! How an order is shown beyond its row: the tablet's card (`TabletOrder`, also the payload of
 //! `order:new` and `order:updated`), its steps and its ETA.
 
-use crate::catalogue::Snapshot;
 use crate::db::orders::{OrderEvent, OrderRow};
-use crate::domain::catalog::DELIVERY;
+use crate::domain::catalog::{Store, DELIVERY};
 use crate::domain::lang::Lang;
 use crate::domain::money::{yuan, Fen};
 use crate::domain::order_machine::{eta, step_label, Promise, STEPS};
@@ -110,8 +109,9 @@ pub fn stage_history(history: &[OrderEvent]) -> Vec<(u8, i64)> {
     history.iter().map(|e| (e.progress, e.at)).collect()
 }
 
-pub fn promise(row: &OrderRow, snapshot: &Snapshot) -> Promise {
-    match snapshot.store(&row.store_code) {
+/// `store`: the order's store as it is now (busy lengthens the promise).
+pub fn promise(row: &OrderRow, store: Option<&Store>) -> Promise {
+    match store {
         Some(store) => Promise::for_store(store, row.order_type, row.is_book, row.order_time),
         None => Promise {
             order_type: row.order_type,
@@ -126,11 +126,11 @@ pub fn promise(row: &OrderRow, snapshot: &Snapshot) -> Promise {
 pub fn order_eta(
     row: &OrderRow,
     history: &[OrderEvent],
-    snapshot: &Snapshot,
+    store: Option<&Store>,
     now: i64,
 ) -> Option<i64> {
     eta(
-        &promise(row, snapshot),
+        &promise(row, store),
         row.progress,
         &stage_history(history),
         now,

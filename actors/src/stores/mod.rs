@@ -10,6 +10,7 @@
 pub mod presence;
 
 use crate::bus::{Bus, Event};
+use crate::catalogue::CatalogueService;
 use crate::clock::Clock;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::{Db, DbError};
@@ -105,5 +106,33 @@ impl StoreBoards {
             tracing::warn!(error = %e, store = %store.store_code, "store:update not published");
         }
         Ok((shown, live))
+    }
+}
+
+/// One store as customers meet it now, by code: the catalogue's, under what its staff set.
+/// What order promises and ETAs are computed from, so busy lengthens them.
+#[derive(Clone)]
+pub struct LiveStores {
+    catalogue: Arc<CatalogueService>,
+    boards: Arc<StoreBoards>,
+}
+
+impl LiveStores {
+    pub fn new(catalogue: Arc<CatalogueService>, boards: Arc<StoreBoards>) -> LiveStores {
+        LiveStores { catalogue, boards }
+    }
+
+    /// None for a store the catalogue does not know; the catalogue's store when the board
+    /// cannot be read (a promise a little short beats none).
+    pub async fn store(&self, code: &str) -> Option<Store> {
+        let snapshot = self.catalogue.get().await;
+        let listed = snapshot.store(code)?;
+        match self.boards.effective(listed).await {
+            Ok((shown, _)) => Some(shown),
+            Err(e) => {
+                tracing::warn!(error = %e, store = code, "store board not read; the catalogue's times");
+                Some(listed.clone())
+            }
+        }
     }
 }
