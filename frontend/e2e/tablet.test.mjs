@@ -116,6 +116,7 @@ test('the tablet rings for a paid order, moves it live, and catches up after bei
     await tab.locator('[data-testid="tablet-soldout-DR001"][aria-pressed="true"]').waitFor();
     await shot(tab, 'tablet-08-sold-out');
     await page.getByTestId('product-DR001').locator('.ptile__out').waitFor({ timeout: 5000 });
+    await page.getByTestId('product-DR001').scrollIntoViewIfNeeded();
     await shot(page, 'tablet-09-customer-menu-sold-out');
 
     assert.deepEqual(customer.problems, [], 'customer: no page errors, console errors or 5xx answers');
