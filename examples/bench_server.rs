@@ -17,8 +17,10 @@
 //!     cargo build --release --example bench_server
 //!     target/release/examples/bench_server [port] [workers]
 
-use actix_web::{App, HttpServer};
-use pizza_order::realtime::engineio::{configure, EngineConfig};
+use actix_web::App;
+use pizza_order::realtime::engineio::{
+    configure, serve, EngineConfig, ListenOptions, WebSocketMounts,
+};
 use pizza_order::realtime::socketio::{SocketIo, SocketIoConfig};
 use serde_json::{json, Value};
 use std::net::TcpListener;
@@ -126,15 +128,16 @@ async fn main() -> std::io::Result<()> {
         "bench_server (rust) pid {} on http://127.0.0.1:{port}/socket.io/ workers {workers}",
         std::process::id()
     );
-    HttpServer::new(move || {
+    let mounts = WebSocketMounts::new().mount("/socket.io/", &engine);
+    let options = ListenOptions {
+        workers,
+        shutdown_timeout: 1,
+        backlog: 4096,
+        max_connections_per_worker: 1 << 20,
+    };
+    serve(listener, mounts, &options, move || {
         let engine = engine.clone();
         App::new().configure(move |cfg| configure(cfg, "/socket.io/", engine))
-    })
-    .workers(workers)
-    .backlog(4096)
-    .max_connection_rate(4096)
-    .shutdown_timeout(1)
-    .listen(listener)?
-    .run()
+    })?
     .await
 }

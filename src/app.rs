@@ -7,7 +7,7 @@ use crate::realtime::engineio::{self, EngineIo};
 use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
-use actix_web::{middleware, web, App, HttpServer};
+use actix_web::{middleware, web, App};
 use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
 use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
@@ -249,7 +249,12 @@ fn run(
     let static_dir = settings.server.static_dir.clone();
     http::static_files::warn_if_missing(&static_dir);
     let data = web::Data::new(state);
-    let server = HttpServer::new(move || {
+    let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
+    let options = engineio::ListenOptions {
+        workers: settings.server.workers.max(1),
+        ..engineio::ListenOptions::default()
+    };
+    let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
             .wrap(middleware::from_fn(http::context::request_id_and_log))
             .wrap(TracingLogger::default())
@@ -260,10 +265,6 @@ fn run(
             .app_data(http::extractor_errors::path_config())
             .configure(|cfg| engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone()))
             .configure(|cfg| http::routes(cfg, &static_dir))
-    })
-    .workers(settings.server.workers.max(1))
-    .shutdown_timeout(5)
-    .listen(listener)?
-    .run();
+    })?;
     Ok(server)
 }

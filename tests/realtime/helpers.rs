@@ -1,8 +1,9 @@
 #![allow(dead_code)]
 
-use actix_web::{App, HttpServer};
+use actix_web::App;
 use pizza_order::realtime::engineio::{
-    configure, DisconnectReason, EngineConfig, EngineHandler, EngineIo, EngineSocket, Sid,
+    configure, serve, DisconnectReason, EngineConfig, EngineHandler, EngineIo, EngineSocket,
+    ListenOptions, Sid, WebSocketMounts,
 };
 use serde_json::Value;
 use std::collections::HashMap;
@@ -108,15 +109,16 @@ pub async fn spawn(config: EngineConfig) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let mounted = Arc::clone(&engine);
-    let server = HttpServer::new(move || {
+    let mounts = WebSocketMounts::new().mount("/engine.io/", &engine);
+    let options = ListenOptions {
+        shutdown_timeout: 1,
+        ..ListenOptions::default()
+    };
+    let server = serve(listener, mounts, &options, move || {
         let engine = Arc::clone(&mounted);
         App::new().configure(move |cfg| configure(cfg, "/engine.io/", engine))
     })
-    .workers(1)
-    .shutdown_timeout(1)
-    .listen(listener)
-    .unwrap()
-    .run();
+    .unwrap();
     tokio::spawn(server);
     let base = format!("http://127.0.0.1:{port}");
     TestServer {

@@ -4,8 +4,9 @@
 use super::config::EngineConfig;
 use super::handler::{DisconnectReason, EngineHandler, EngineSocket, Sid};
 use super::server::{configure, EngineIo};
+use super::{ListenOptions, WebSocketMounts};
 use actix_web::dev::Server;
-use actix_web::{App, HttpServer};
+use actix_web::App;
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -63,14 +64,15 @@ pub fn serve(
     let engine = Arc::new(EngineIo::new(EchoHandler::default(), config));
     let mounted = Arc::clone(&engine);
     let path = path.to_owned();
-    let server = HttpServer::new(move || {
+    let mounts = WebSocketMounts::new().mount(&path, &engine);
+    let options = ListenOptions {
+        shutdown_timeout: 1,
+        ..ListenOptions::default()
+    };
+    let server = super::serve(listener, mounts, &options, move || {
         let engine = Arc::clone(&mounted);
         let path = path.clone();
         App::new().configure(move |cfg| configure(cfg, &path, engine))
-    })
-    .workers(1)
-    .shutdown_timeout(1)
-    .listen(listener)?
-    .run();
+    })?;
     Ok((server, engine))
 }

@@ -4,7 +4,7 @@
 use super::base64;
 use super::packet::Packet;
 use super::session::Session;
-use actix_web::http::header::HeaderMap;
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::http::Uri;
 use std::borrow::Borrow;
 use std::fmt;
@@ -139,11 +139,33 @@ impl From<Message> for Packet {
 }
 
 /// The HTTP request that opened a session (the handshake poll, or the WebSocket upgrade).
+/// Shared, not copied, by every namespace socket of the session.
 #[derive(Debug, Clone)]
 pub struct RequestInfo {
     pub uri: Uri,
-    pub headers: HeaderMap,
+    pub headers: Arc<HeaderMap>,
     pub peer_addr: Option<SocketAddr>,
+}
+
+impl RequestInfo {
+    /// A copy of the request that holds on to nothing of the connection: actix-http's parsed
+    /// values point into the connection's 8 KiB read buffer, and its header map is sized for
+    /// any request, so keeping them would keep both alive as long as the session.
+    pub fn detached(uri: &Uri, headers: &HeaderMap, peer_addr: Option<SocketAddr>) -> Self {
+        let mut copy = HeaderMap::with_capacity(headers.len());
+        for (name, value) in headers.iter() {
+            let name = HeaderName::from_bytes(name.as_str().as_bytes());
+            let value = HeaderValue::from_bytes(value.as_bytes());
+            if let (Ok(name), Ok(value)) = (name, value) {
+                copy.append(name, value);
+            }
+        }
+        RequestInfo {
+            uri: uri.to_string().parse().unwrap_or_default(),
+            headers: Arc::new(copy),
+            peer_addr,
+        }
+    }
 }
 
 /// A handle on one session, cheap to clone. Writes keep their order; writes to a closed
@@ -177,6 +199,12 @@ impl EngineSocket {
     pub fn send_batch(&self, messages: Vec<Message>) {
         self.session
             .send(messages.into_iter().map(Packet::from).collect());
+    }
+
+    /// Like [`send_batch`](Self::send_batch), for messages shared with other sockets (a
+    /// broadcast): nothing is copied for a WebSocket.
+    pub fn send_shared(&self, messages: &[Message]) {
+        self.session.send_messages(messages);
     }
 
     /// Closes the session: what is already queued is still delivered, then the transport

@@ -3,8 +3,8 @@
 
 use super::config::EngineConfig;
 use super::handler::{EngineHandler, EngineSocket, RequestInfo, TransportKind};
+use super::polling;
 use super::session::Shared;
-use super::{polling, websocket};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use std::collections::HashMap;
@@ -33,6 +33,10 @@ impl<H: EngineHandler> EngineIo<H> {
 
     pub fn config(&self) -> &EngineConfig {
         &self.shared.config
+    }
+
+    pub(crate) fn shared(&self) -> Arc<Shared> {
+        Arc::clone(&self.shared)
     }
 
     /// The open session with this id.
@@ -98,111 +102,97 @@ impl RequestError {
         }
     }
 
+    /// The JSON body of the error response.
+    pub fn body(self) -> serde_json::Value {
+        serde_json::json!({
+            "code": self.code(),
+            "message": self.message(),
+        })
+    }
+
     pub fn response(self) -> HttpResponse {
         let status = match self {
             RequestError::Forbidden => StatusCode::FORBIDDEN,
             _ => StatusCode::BAD_REQUEST,
         };
-        HttpResponse::build(status).json(serde_json::json!({
-            "code": self.code(),
-            "message": self.message(),
-        }))
+        HttpResponse::build(status).json(self.body())
     }
 }
 
-async fn handle(
-    req: HttpRequest,
-    body: web::Payload,
-    shared: web::Data<Shared>,
-) -> actix_web::Result<HttpResponse> {
-    match route(&req, body, shared.into_inner()).await {
-        Ok(response) => Ok(response),
-        Err(RouteError::Protocol(error)) => Ok(error.response()),
-        Err(RouteError::Http(error)) => Err(error),
+async fn handle(req: HttpRequest, body: web::Payload, shared: web::Data<Shared>) -> HttpResponse {
+    route(&req, body, shared.into_inner())
+        .await
+        .unwrap_or_else(RequestError::response)
+}
+
+/// The query every engine request carries.
+pub(crate) struct EngineQuery {
+    pub(crate) transport: TransportKind,
+    /// `EIO=4`.
+    pub(crate) eio_ok: bool,
+    pub(crate) sid: Option<String>,
+}
+
+impl EngineQuery {
+    pub(crate) fn parse(query: &str) -> Result<Self, RequestError> {
+        let mut query = web::Query::<HashMap<String, String>>::from_query(query)
+            .map_err(|_| RequestError::BadRequest)?
+            .into_inner();
+        let transport = match query.get("transport").map(String::as_str) {
+            Some("polling") => TransportKind::Polling,
+            Some("websocket") => TransportKind::WebSocket,
+            _ => return Err(RequestError::UnknownTransport),
+        };
+        Ok(EngineQuery {
+            transport,
+            eio_ok: query.get("EIO").map(String::as_str) == Some("4"),
+            sid: query.remove("sid"),
+        })
     }
 }
 
-enum RouteError {
-    Protocol(RequestError),
-    Http(actix_web::Error),
-}
-
-impl From<RequestError> for RouteError {
-    fn from(error: RequestError) -> Self {
-        RouteError::Protocol(error)
-    }
-}
-
+/// Polling requests, and WebSocket requests that are not real upgrades. (Real upgrades never
+/// get here: [`super::listen`] hands them to [`super::upgrade`] first.)
 async fn route(
     req: &HttpRequest,
     body: web::Payload,
     shared: Arc<Shared>,
-) -> Result<HttpResponse, RouteError> {
-    let query = web::Query::<HashMap<String, String>>::from_query(req.query_string())
-        .map_err(|_| RequestError::BadRequest)?
-        .into_inner();
-    let transport = match query.get("transport").map(String::as_str) {
-        Some("polling") => TransportKind::Polling,
-        Some("websocket") => TransportKind::WebSocket,
-        _ => return Err(RequestError::UnknownTransport.into()),
-    };
-    let eio_ok = query.get("EIO").map(String::as_str) == Some("4");
-    let is_upgrade = req.method() == Method::GET && actix_web_actors::ws::handshake(req).is_ok();
-
-    let Some(sid) = query.get("sid") else {
-        // A handshake: GET only, over polling or a real WebSocket upgrade, in protocol 4.
+) -> Result<HttpResponse, RequestError> {
+    let query = EngineQuery::parse(req.query_string())?;
+    let Some(sid) = query.sid else {
+        // A handshake: GET only, over polling, in protocol 4.
         if req.method() != Method::GET {
-            return Err(RequestError::BadHandshakeMethod.into());
+            return Err(RequestError::BadHandshakeMethod);
         }
-        if transport == TransportKind::WebSocket && !is_upgrade {
-            return Err(RequestError::BadRequest.into());
+        if query.transport == TransportKind::WebSocket {
+            return Err(RequestError::BadRequest);
         }
-        if !eio_ok {
-            return Err(RequestError::UnsupportedProtocolVersion.into());
+        if !query.eio_ok {
+            return Err(RequestError::UnsupportedProtocolVersion);
         }
-        let info = request_info(req);
-        return match transport {
-            TransportKind::Polling => Ok(polling::handshake(&shared, info)),
-            TransportKind::WebSocket if shared.config.allow_websocket_only => {
-                websocket::start_new(shared, info, req, body).map_err(RouteError::Http)
-            }
-            TransportKind::WebSocket => Err(RequestError::BadRequest.into()),
-        };
+        return Ok(polling::handshake(&shared, request_info(req)));
     };
 
-    if !eio_ok {
-        return Err(RequestError::UnsupportedProtocolVersion.into());
+    if !query.eio_ok {
+        return Err(RequestError::UnsupportedProtocolVersion);
     }
     let session = shared
-        .get(sid)
+        .get(&sid)
         .filter(|session| session.check_alive())
         .ok_or(RequestError::UnknownSid)?;
-    match transport {
-        TransportKind::WebSocket => {
-            if !is_upgrade || !shared.config.allow_upgrades {
-                return Err(RequestError::BadRequest.into());
-            }
-            websocket::start_upgrade(session, req, body).map_err(RouteError::Http)
-        }
-        TransportKind::Polling => {
-            if session.transport() != TransportKind::Polling {
-                return Err(RequestError::BadRequest.into());
-            }
-            match *req.method() {
-                Method::GET => Ok(polling::poll(session).await),
-                Method::POST => Ok(polling::post(session, req, body).await),
-                _ => Err(RequestError::BadRequest.into()),
-            }
-        }
+    if query.transport == TransportKind::WebSocket || session.transport() != TransportKind::Polling
+    {
+        return Err(RequestError::BadRequest);
+    }
+    match *req.method() {
+        Method::GET => Ok(polling::poll(session).await),
+        Method::POST => Ok(polling::post(session, req, body).await),
+        _ => Err(RequestError::BadRequest),
     }
 }
 
 fn request_info(req: &HttpRequest) -> RequestInfo {
-    RequestInfo {
-        uri: req.uri().clone(),
-        headers: req.headers().clone(),
-        peer_addr: req.peer_addr(),
-    }
+    RequestInfo::detached(req.uri(), req.headers(), req.peer_addr())
 }
 
 #[cfg(test)]

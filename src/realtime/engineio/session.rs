@@ -3,27 +3,14 @@
 
 use super::config::EngineConfig;
 use super::handler::{
-    DisconnectReason, EngineHandler, EngineSocket, RequestInfo, Sid, TransportKind,
+    DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid, TransportKind,
 };
 use super::packet::{OpenPayload, Packet};
-use actix::Recipient;
+use super::websocket::WsLink;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use tokio::sync::{watch, Notify};
 use tokio::time::{sleep_until, Instant};
-
-/// What a session asks of the WebSocket connection that carries it.
-#[derive(Debug)]
-pub(crate) enum WsCommand {
-    /// Write these packets, in order.
-    Packets(Vec<Packet>),
-    /// Close the connection.
-    Close,
-}
-
-impl actix::Message for WsCommand {
-    type Result = ();
-}
 
 /// The engine's shared state: settings, handler and the session table.
 pub(crate) struct Shared {
@@ -114,8 +101,8 @@ impl Shared {
 pub(crate) enum SessionTransport {
     /// Packets wait in the session's queue for the next GET.
     Polling,
-    /// Packets go straight to the WebSocket connection's actor.
-    WebSocket(Recipient<WsCommand>),
+    /// Packets are written to the WebSocket connection at once.
+    WebSocket(WsLink),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,9 +117,9 @@ enum Phase {
 enum Upgrade {
     None,
     /// Connected with the session's sid; no probe yet.
-    Attached(Recipient<WsCommand>),
+    Attached(WsLink),
     /// Probe answered: polls are answered with `noop` at once so the client can pause polling.
-    Probed(Recipient<WsCommand>),
+    Probed(WsLink),
 }
 
 struct State {
@@ -246,9 +233,31 @@ impl Session {
         }
         match &state.transport {
             // The lock is held while handing over, so concurrent writers keep one order.
-            SessionTransport::WebSocket(ws) => ws.do_send(WsCommand::Packets(packets)),
+            SessionTransport::WebSocket(ws) => ws.send(&packets),
             SessionTransport::Polling => {
                 state.queue.extend(packets);
+                drop(state);
+                self.wake.notify_one();
+            }
+        }
+    }
+
+    /// Writes messages shared with other sessions (a broadcast): over WebSocket they are
+    /// encoded from the borrowed messages; only polling copies them into its queue.
+    pub(crate) fn send_messages(&self, messages: &[Message]) {
+        if messages.is_empty() {
+            return;
+        }
+        let mut state = self.lock();
+        if state.phase != Phase::Open {
+            return;
+        }
+        match &state.transport {
+            SessionTransport::WebSocket(ws) => ws.send_messages(messages),
+            SessionTransport::Polling => {
+                state
+                    .queue
+                    .extend(messages.iter().cloned().map(Packet::from));
                 drop(state);
                 self.wake.notify_one();
             }
@@ -301,10 +310,10 @@ impl Session {
                 });
             }
             if let SessionTransport::WebSocket(ws) = &state.transport {
-                ws.do_send(WsCommand::Close);
+                ws.close();
             }
             match std::mem::replace(&mut state.upgrade, Upgrade::None) {
-                Upgrade::Attached(ws) | Upgrade::Probed(ws) => ws.do_send(WsCommand::Close),
+                Upgrade::Attached(ws) | Upgrade::Probed(ws) => ws.close(),
                 Upgrade::None => {}
             }
             reason
@@ -326,7 +335,7 @@ impl Session {
                 return;
             }
             match state.transport {
-                // Everything written is already in the connection's mailbox, before the close.
+                // Everything written is already on the connection, before the close.
                 SessionTransport::WebSocket(_) => true,
                 SessionTransport::Polling if state.queue.is_empty() && state.polling => true,
                 SessionTransport::Polling => {
@@ -474,7 +483,7 @@ impl Session {
 
     /// A WebSocket with this session's sid connected. False if the session cannot be upgraded
     /// (closed, not polling, or another upgrade under way).
-    pub(crate) fn attach_upgrade(&self, ws: Recipient<WsCommand>) -> bool {
+    pub(crate) fn attach_upgrade(&self, ws: WsLink) -> bool {
         let mut state = self.lock();
         if state.phase != Phase::Open
             || !matches!(state.transport, SessionTransport::Polling)
@@ -499,23 +508,25 @@ impl Session {
         self.wake.notify_one();
     }
 
-    /// The client sent `upgrade`: the WebSocket becomes the transport. Returns the queued
-    /// packets for the WebSocket to write first, or None if the upgrade is off.
-    pub(crate) fn complete_upgrade(&self) -> Option<Vec<Packet>> {
-        let queued = {
+    /// The client sent `upgrade`: the WebSocket becomes the transport, and what was queued for
+    /// polling is written to it first (under the lock, so nothing newer overtakes it). False
+    /// if the upgrade is off.
+    pub(crate) fn complete_upgrade(&self) -> bool {
+        {
             let mut state = self.lock();
             if state.phase != Phase::Open {
-                return None;
+                return false;
             }
             let ws = match std::mem::replace(&mut state.upgrade, Upgrade::None) {
                 Upgrade::Attached(ws) | Upgrade::Probed(ws) => ws,
-                Upgrade::None => return None,
+                Upgrade::None => return false,
             };
+            let queued: Vec<Packet> = state.queue.drain(..).collect();
+            ws.send(&queued);
             state.transport = SessionTransport::WebSocket(ws);
-            state.queue.drain(..).collect()
-        };
+        }
         self.wake.notify_one();
-        Some(queued)
+        true
     }
 
     /// The upgrading WebSocket gave up (closed, timed out, or sent something unexpected).

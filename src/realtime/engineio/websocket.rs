@@ -1,56 +1,204 @@
-//! The WebSocket transport: one actor per connection, either opening a new session or
-//! upgrading a polling one (probe `2probe`/`3probe`, then `5`).
+//! The WebSocket transport: one task per connection, either opening a new session or upgrading a
+//! polling one (probe `2probe`/`3probe`, then `5`).
+//!
+//! Memory is what limits how many sockets a node holds, so an idle connection keeps no buffer:
+//! the task owns the TCP stream (handed over by [`super::upgrade`] once the handshake is
+//! answered) and reads into a buffer only while bytes are arriving.
+//!
+//! Writes need no wake-up of the connection's task: the writer (the session, under its lock)
+//! encodes the frames into the [`WsLink`], and the link is written out once the writer's own
+//! task yields, by one flush task for every link written to meanwhile on that thread. So a
+//! broadcast costs one write per socket, and a burst of them too, however many events it
+//! holds. Only what the kernel does not take waits for the connection's task.
 
-use super::handler::{DisconnectReason, RequestInfo};
+use super::handler::{DisconnectReason, Message, RequestInfo};
 use super::packet::Packet;
-use super::session::{Session, SessionTransport, Shared, WsCommand};
-use actix::{Actor, ActorContext, AsyncContext, Handler, StreamHandler};
-use actix_web::{web, HttpRequest, HttpResponse};
-use actix_web_actors::ws;
-use std::sync::Arc;
+use super::session::{Session, SessionTransport, Shared};
+use super::ws_frame::{self, OP_CLOSE, OP_PONG};
+use actix_codec::Decoder;
+use actix_http::ws::{Codec, Frame, Item};
+use bytes::BytesMut;
+use std::cell::RefCell;
+use std::io;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::net::TcpStream;
+use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio::sync::Notify;
+use tokio::time::{sleep_until, Instant};
 
-/// Starts a WebSocket connection that opens a new session.
-pub(crate) fn start_new(
-    shared: Arc<Shared>,
-    request: RequestInfo,
-    req: &HttpRequest,
-    body: web::Payload,
-) -> actix_web::Result<HttpResponse> {
-    let max = shared.config.max_payload;
-    let conn = WsConnection {
-        mode: Mode::New { shared, request },
-        partial: None,
-        max_payload: max,
-    };
-    ws::WsResponseBuilder::new(conn, req, body)
-        .frame_size(max)
-        .start()
+/// A client that lets this much pile up unread is dropped (it may reconnect and recover).
+const MAX_PENDING: usize = 8 << 20;
+/// A write buffer larger than this is given back once it is flushed.
+const KEEP_CAPACITY: usize = 1024;
+/// How much is read at a time.
+const READ_CHUNK: usize = 4096;
+
+/// The write side of a connection, shared by the session (which writes) and the connection's
+/// task (which flushes what the socket could not take and reads).
+#[derive(Clone)]
+pub(crate) struct WsLink(Arc<Link>);
+
+struct Link {
+    stream: TcpStream,
+    out: Mutex<Out>,
+    /// Wakes the task: something is pending, or the link is closing or broken.
+    wake: Notify,
 }
 
-/// Starts a WebSocket connection that tries to upgrade `session`. A session that cannot be
-/// upgraded (already upgraded or upgrading) gets a WebSocket that closes at once.
-pub(crate) fn start_upgrade(
-    session: Arc<Session>,
-    req: &HttpRequest,
-    body: web::Payload,
-) -> actix_web::Result<HttpResponse> {
-    let max = session.config().max_payload;
-    let conn = WsConnection {
-        mode: Mode::Upgrading(session),
-        partial: None,
-        max_payload: max,
-    };
-    ws::WsResponseBuilder::new(conn, req, body)
-        .frame_size(max)
-        .start()
+#[derive(Default)]
+struct Out {
+    /// Encoded frames the socket has not taken yet.
+    pending: Vec<u8>,
+    /// Close once `pending` is flushed.
+    closing: bool,
+    /// A write failed or the client fell too far behind: nothing more is written.
+    broken: bool,
+    /// In this thread's list of links to flush.
+    scheduled: bool,
 }
 
-enum Mode {
-    /// Not started yet: the session is created when the actor starts.
+thread_local! {
+    /// Links written to by the running task, flushed when it yields.
+    static TO_FLUSH: RefCell<Vec<WsLink>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Puts `link` on this thread's flush list, starting the flush task if the list was empty.
+/// False when there is no single-threaded runtime here to run that task on this thread (the
+/// caller then writes at once).
+fn schedule_flush(link: &WsLink) -> bool {
+    let Ok(runtime) = Handle::try_current() else {
+        return false;
+    };
+    if runtime.runtime_flavor() != RuntimeFlavor::CurrentThread {
+        return false;
+    }
+    TO_FLUSH.with(|list| {
+        let mut list = list.borrow_mut();
+        if list.is_empty() {
+            runtime.spawn(flush_scheduled());
+        }
+        list.push(link.clone());
+    });
+    true
+}
+
+async fn flush_scheduled() {
+    let links = TO_FLUSH.with(|list| std::mem::take(&mut *list.borrow_mut()));
+    for link in links {
+        let mut out = link.lock();
+        out.scheduled = false;
+        link.flush_locked(&mut out);
+        let waiting = !out.pending.is_empty() || out.broken;
+        drop(out);
+        if waiting {
+            link.0.wake.notify_one();
+        }
+    }
+}
+
+impl WsLink {
+    fn new(stream: TcpStream) -> Self {
+        WsLink(Arc::new(Link {
+            stream,
+            out: Mutex::new(Out::default()),
+            wake: Notify::new(),
+        }))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Out> {
+        self.0.out.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes packets in order, each as one frame.
+    pub(crate) fn send(&self, packets: &[Packet]) {
+        self.write(|pending| {
+            for packet in packets {
+                ws_frame::put_packet(pending, packet);
+            }
+        });
+    }
+
+    /// Writes messages in order, each as one frame.
+    pub(crate) fn send_messages(&self, messages: &[Message]) {
+        self.write(|pending| {
+            for message in messages {
+                ws_frame::put_message(pending, message);
+            }
+        });
+    }
+
+    /// Appends frames (`encode` writes them) and has them written.
+    fn write(&self, encode: impl FnOnce(&mut Vec<u8>)) {
+        let mut out = self.lock();
+        if out.closing || out.broken {
+            return;
+        }
+        let was_idle = out.pending.is_empty();
+        encode(&mut out.pending);
+        if !was_idle {
+            // Already scheduled, or waiting for the socket.
+            if out.pending.len() > MAX_PENDING {
+                out.broken = true;
+                out.pending = Vec::new();
+                drop(out);
+                self.0.wake.notify_one();
+            }
+            return;
+        }
+        if !out.scheduled && schedule_flush(self) {
+            out.scheduled = true;
+            return;
+        }
+        self.flush_locked(&mut out);
+        if !out.pending.is_empty() || out.broken {
+            drop(out);
+            self.0.wake.notify_one();
+        }
+    }
+
+    /// Closes the connection once what is already written is flushed.
+    pub(crate) fn close(&self) {
+        self.lock().closing = true;
+        self.0.wake.notify_one();
+    }
+
+    /// Writes as much of `pending` as the socket takes without waiting.
+    fn flush_locked(&self, out: &mut Out) {
+        while !out.pending.is_empty() {
+            match self.0.stream.try_write(&out.pending) {
+                Ok(0) => {
+                    out.broken = true;
+                    break;
+                }
+                Ok(n) => {
+                    out.pending.drain(..n);
+                }
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => return,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => {
+                    out.broken = true;
+                    break;
+                }
+            }
+        }
+        if out.broken || out.pending.capacity() > KEEP_CAPACITY {
+            out.pending = Vec::new();
+        }
+    }
+}
+
+/// How a connection starts.
+pub(crate) enum Start {
+    /// A new session over this WebSocket.
     New {
         shared: Arc<Shared>,
         request: RequestInfo,
     },
+    /// An upgrade of this polling session.
+    Upgrade(Arc<Session>),
+}
+
+enum Mode {
     /// Probing an existing polling session.
     Upgrading(Arc<Session>),
     /// Carrying the session.
@@ -58,195 +206,315 @@ enum Mode {
     Done,
 }
 
-struct WsConnection {
+/// Runs a connection whose handshake has been answered. `read_buf` holds what the client sent
+/// after its handshake request, if anything.
+pub(crate) async fn run(stream: TcpStream, read_buf: BytesMut, start: Start, max_payload: usize) {
+    let link = WsLink::new(stream);
+    let mut connection = Connection {
+        link: link.clone(),
+        mode: Mode::Done,
+        codec: Codec::new().max_size(max_payload),
+        read_buf,
+        partial: None,
+        max_payload,
+        upgrade_deadline: None,
+    };
+    match start {
+        Start::New { shared, request } => {
+            let session = shared.create(SessionTransport::WebSocket(link.clone()), request);
+            // The open packet is the first frame: the session announces itself after it.
+            link.send(&[session.open_packet()]);
+            connection.mode = Mode::Active(Arc::clone(&session));
+            session.announce();
+        }
+        Start::Upgrade(session) => {
+            if session.attach_upgrade(link.clone()) {
+                connection.upgrade_deadline =
+                    Some(Instant::now() + session.config().upgrade_timeout);
+                connection.mode = Mode::Upgrading(session);
+            } else {
+                link.close();
+            }
+        }
+    }
+    connection.run().await;
+    connection.finish();
+}
+
+struct Connection {
+    link: WsLink,
     mode: Mode,
+    codec: Codec,
+    /// Bytes read and not yet decoded; empty (no allocation) while the client is quiet.
+    read_buf: BytesMut,
     /// A fragmented message being reassembled: (is binary, bytes so far).
     partial: Option<(bool, Vec<u8>)>,
     max_payload: usize,
+    /// While probing: when the upgrade gives up.
+    upgrade_deadline: Option<Instant>,
 }
 
-impl WsConnection {
-    fn write(ctx: &mut ws::WebsocketContext<Self>, packets: Vec<Packet>) {
-        for packet in packets {
-            match packet {
-                Packet::Binary(data) => ctx.binary(data),
-                other => {
-                    if let Some(text) = other.encode_text() {
-                        ctx.text(text);
+/// What the task does after a wake-up.
+enum Step {
+    Continue,
+    /// Write the close frame, then end.
+    Close,
+    /// End now (the peer is gone or the socket failed).
+    End,
+}
+
+impl Connection {
+    async fn run(&mut self) {
+        // Frames that arrived with the handshake request.
+        if !self.read_buf.is_empty() {
+            if let Step::End | Step::Close = self.decode_all() {
+                return self.close_socket().await;
+            }
+        }
+        loop {
+            let step = {
+                // A handle of its own, so the branches below may borrow `self` mutably.
+                let link = Arc::clone(&self.link.0);
+                let (pending, closing, broken) = {
+                    let out = self.link.lock();
+                    (!out.pending.is_empty(), out.closing, out.broken)
+                };
+                if broken {
+                    return;
+                }
+                if closing && !pending {
+                    return self.close_socket().await;
+                }
+                let upgrade_deadline = self.upgrade_deadline;
+                tokio::select! {
+                    _ = link.wake.notified() => Step::Continue,
+                    ready = link.stream.writable(), if pending => match ready {
+                        Ok(()) => {
+                            self.link.flush_locked(&mut self.link.lock());
+                            Step::Continue
+                        }
+                        Err(_) => Step::End,
+                    },
+                    ready = link.stream.readable() => match ready {
+                        Ok(()) => self.read(),
+                        Err(_) => Step::End,
+                    },
+                    _ = sleep_until(upgrade_deadline.unwrap_or_else(Instant::now)),
+                        if upgrade_deadline.is_some() =>
+                    {
+                        self.upgrade_deadline = None;
+                        if matches!(self.mode, Mode::Upgrading(_)) {
+                            self.fail(DisconnectReason::TransportError)
+                        } else {
+                            Step::Continue
+                        }
                     }
+                }
+            };
+            match step {
+                Step::Continue => {}
+                Step::Close => return self.close_socket().await,
+                Step::End => return,
+            }
+        }
+    }
+
+    /// Reads what the socket has and handles every complete frame.
+    fn read(&mut self) -> Step {
+        self.read_buf.reserve(READ_CHUNK);
+        match self.link.0.stream.try_read_buf(&mut self.read_buf) {
+            Ok(0) => Step::End,
+            Ok(_) => {
+                let step = self.decode_all();
+                if self.read_buf.is_empty() {
+                    // Give the buffer back: a quiet connection holds none.
+                    self.read_buf = BytesMut::new();
+                }
+                step
+            }
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                if self.read_buf.is_empty() {
+                    self.read_buf = BytesMut::new();
+                }
+                Step::Continue
+            }
+            Err(_) => Step::End,
+        }
+    }
+
+    fn decode_all(&mut self) -> Step {
+        loop {
+            match self.codec.decode(&mut self.read_buf) {
+                Ok(Some(frame)) => match self.on_frame(frame) {
+                    Step::Continue => {}
+                    other => return other,
+                },
+                Ok(None) => return Step::Continue,
+                Err(error) => {
+                    tracing::debug!(%error, "engine.io websocket protocol error");
+                    return self.fail(DisconnectReason::TransportError);
                 }
             }
         }
     }
 
-    fn shut(&mut self, ctx: &mut ws::WebsocketContext<Self>) {
-        self.mode = Mode::Done;
-        ctx.close(Some(ws::CloseCode::Normal.into()));
-        ctx.stop();
-    }
-
-    /// Ends the session (if any) for `reason` and closes the connection.
-    fn fail(&mut self, reason: DisconnectReason, ctx: &mut ws::WebsocketContext<Self>) {
-        match std::mem::replace(&mut self.mode, Mode::Done) {
-            Mode::Active(session) => session.close(reason),
-            Mode::Upgrading(session) => session.abort_upgrade(),
-            Mode::New { .. } | Mode::Done => {}
+    fn on_frame(&mut self, frame: Frame) -> Step {
+        match frame {
+            Frame::Text(bytes) => match std::str::from_utf8(&bytes) {
+                Ok(text) => self.on_text(text),
+                Err(_) => self.fail(DisconnectReason::ParseError),
+            },
+            Frame::Binary(bytes) => self.on_binary(bytes.to_vec()),
+            Frame::Continuation(item) => match self.on_fragment(item) {
+                Err(step) => step,
+                Ok(None) => Step::Continue,
+                Ok(Some((true, data))) => self.on_binary(data),
+                Ok(Some((false, data))) => match String::from_utf8(data) {
+                    Ok(text) => self.on_text(&text),
+                    Err(_) => self.fail(DisconnectReason::ParseError),
+                },
+            },
+            Frame::Ping(data) => {
+                self.write_raw(OP_PONG, &data);
+                Step::Continue
+            }
+            Frame::Pong(_) => Step::Continue,
+            // The client closes: answer with a close frame and end.
+            Frame::Close(_) => Step::Close,
         }
-        self.shut(ctx);
     }
 
-    fn on_text(&mut self, text: &str, ctx: &mut ws::WebsocketContext<Self>) {
+    /// Writes a control frame, in order with the session's writes.
+    fn write_raw(&self, opcode: u8, payload: &[u8]) {
+        let mut out = self.link.lock();
+        if out.broken {
+            return;
+        }
+        let was_idle = out.pending.is_empty();
+        ws_frame::put_frame(&mut out.pending, opcode, payload);
+        if was_idle {
+            self.link.flush_locked(&mut out);
+        }
+    }
+
+    fn on_text(&mut self, text: &str) -> Step {
         let packet = Packet::parse_text(text);
         match (&self.mode, packet) {
             (Mode::Active(session), Ok(packet)) => {
-                let session = Arc::clone(session);
                 session.receive(packet);
+                Step::Continue
             }
-            (Mode::Active(_), Err(_)) => self.fail(DisconnectReason::ParseError, ctx),
+            (Mode::Active(_), Err(_)) => self.fail(DisconnectReason::ParseError),
             (Mode::Upgrading(session), Ok(Packet::Ping(Some(probe)))) if probe == "probe" => {
-                let session = Arc::clone(session);
-                Self::write(ctx, vec![Packet::Pong(Some(probe))]);
+                self.link.send(&[Packet::Pong(Some(probe))]);
                 session.probed();
+                Step::Continue
             }
             (Mode::Upgrading(session), Ok(Packet::Upgrade)) => {
                 let session = Arc::clone(session);
-                match session.complete_upgrade() {
-                    Some(queued) => {
-                        Self::write(ctx, queued);
-                        self.mode = Mode::Active(session);
-                    }
-                    None => self.shut(ctx),
+                // The session writes what it queued for polling to the link before anything
+                // newer, under its lock.
+                if session.complete_upgrade() {
+                    self.upgrade_deadline = None;
+                    self.mode = Mode::Active(session);
+                    Step::Continue
+                } else {
+                    self.mode = Mode::Done;
+                    Step::Close
                 }
             }
             // Anything else during an upgrade cancels it; the polling session goes on.
-            (Mode::Upgrading(_), _) => self.fail(DisconnectReason::TransportError, ctx),
-            (Mode::New { .. } | Mode::Done, _) => {}
+            (Mode::Upgrading(_), _) => self.fail(DisconnectReason::TransportError),
+            (Mode::Done, _) => Step::Continue,
         }
     }
 
-    fn on_binary(&mut self, data: Vec<u8>, ctx: &mut ws::WebsocketContext<Self>) {
+    fn on_binary(&mut self, data: Vec<u8>) -> Step {
         match &self.mode {
             Mode::Active(session) => {
-                let session = Arc::clone(session);
                 session.receive(Packet::from_binary_frame(data));
+                Step::Continue
             }
-            Mode::Upgrading(_) => self.fail(DisconnectReason::TransportError, ctx),
-            Mode::New { .. } | Mode::Done => {}
+            Mode::Upgrading(_) => self.fail(DisconnectReason::TransportError),
+            Mode::Done => Step::Continue,
         }
     }
 
-    fn on_fragment(
-        &mut self,
-        item: actix_http::ws::Item,
-        ctx: &mut ws::WebsocketContext<Self>,
-    ) -> Option<(bool, Vec<u8>)> {
+    /// Adds a fragment; a whole message once the last one is in.
+    #[allow(clippy::type_complexity)]
+    fn on_fragment(&mut self, item: Item) -> Result<Option<(bool, Vec<u8>)>, Step> {
         let (first, bytes, last) = match item {
-            actix_http::ws::Item::FirstText(bytes) => (Some(false), bytes, false),
-            actix_http::ws::Item::FirstBinary(bytes) => (Some(true), bytes, false),
-            actix_http::ws::Item::Continue(bytes) => (None, bytes, false),
-            actix_http::ws::Item::Last(bytes) => (None, bytes, true),
+            Item::FirstText(bytes) => (Some(false), bytes, false),
+            Item::FirstBinary(bytes) => (Some(true), bytes, false),
+            Item::Continue(bytes) => (None, bytes, false),
+            Item::Last(bytes) => (None, bytes, true),
         };
         match (first, self.partial.as_mut()) {
             (Some(binary), None) => self.partial = Some((binary, bytes.to_vec())),
             (None, Some((_, buffer))) => buffer.extend_from_slice(&bytes),
-            _ => {
-                self.fail(DisconnectReason::TransportError, ctx);
-                return None;
-            }
+            _ => return Err(self.fail(DisconnectReason::TransportError)),
         }
         if self
             .partial
             .as_ref()
             .is_some_and(|(_, buffer)| buffer.len() > self.max_payload)
         {
-            self.fail(DisconnectReason::TransportError, ctx);
-            return None;
+            return Err(self.fail(DisconnectReason::TransportError));
         }
-        if last {
-            self.partial.take()
-        } else {
-            None
-        }
+        Ok(if last { self.partial.take() } else { None })
     }
-}
 
-impl Actor for WsConnection {
-    type Context = ws::WebsocketContext<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
-        let address = ctx.address().recipient();
+    /// Ends the session (if any) for `reason`; the connection then closes.
+    fn fail(&mut self, reason: DisconnectReason) -> Step {
         match std::mem::replace(&mut self.mode, Mode::Done) {
-            Mode::New { shared, request } => {
-                let session = shared.create(SessionTransport::WebSocket(address), request);
-                // The open packet is the first frame: everything else goes through the mailbox.
-                Self::write(ctx, vec![session.open_packet()]);
-                self.mode = Mode::Active(Arc::clone(&session));
-                session.announce();
-            }
-            Mode::Upgrading(session) => {
-                if session.attach_upgrade(address) {
-                    let timeout = session.config().upgrade_timeout;
-                    self.mode = Mode::Upgrading(session);
-                    ctx.run_later(timeout, |conn, ctx| {
-                        if matches!(conn.mode, Mode::Upgrading(_)) {
-                            conn.fail(DisconnectReason::TransportError, ctx);
-                        }
-                    });
-                } else {
-                    self.shut(ctx);
-                }
-            }
-            Mode::Active(_) | Mode::Done => self.shut(ctx),
+            Mode::Active(session) => session.close(reason),
+            Mode::Upgrading(session) => session.abort_upgrade(),
+            Mode::Done => {}
         }
+        Step::Close
     }
 
-    fn stopped(&mut self, _ctx: &mut Self::Context) {
+    /// Flushes what is pending, sends a normal close frame and shuts the socket down.
+    async fn close_socket(&mut self) {
+        let mut rest = {
+            let mut out = self.link.lock();
+            out.closing = true;
+            if out.broken {
+                return;
+            }
+            std::mem::take(&mut out.pending)
+        };
+        ws_frame::put_frame(&mut rest, OP_CLOSE, &ws_frame::close_payload(1000));
+        let stream = &self.link.0.stream;
+        let mut written = 0;
+        while written < rest.len() {
+            if stream.writable().await.is_err() {
+                return;
+            }
+            match stream.try_write(&rest[written..]) {
+                Ok(0) => return,
+                Ok(n) => written += n,
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return,
+            }
+        }
+        // A half-close: the client sees the end of the stream after the close frame. (The
+        // stream is shared with the link, so through a borrowed socket: tokio's needs `&mut`.)
+        let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Write);
+    }
+
+    /// The connection is over: the session it carried (or was upgrading) learns of it.
+    fn finish(&mut self) {
+        self.link.lock().broken = true;
         match std::mem::replace(&mut self.mode, Mode::Done) {
             Mode::Active(session) => session.close(DisconnectReason::TransportClose),
             Mode::Upgrading(session) => session.abort_upgrade(),
-            Mode::New { .. } | Mode::Done => {}
-        }
-    }
-}
-
-impl StreamHandler<Result<ws::Message, ws::ProtocolError>> for WsConnection {
-    fn handle(&mut self, item: Result<ws::Message, ws::ProtocolError>, ctx: &mut Self::Context) {
-        let message = match item {
-            Ok(message) => message,
-            Err(error) => {
-                tracing::debug!(%error, "engine.io websocket protocol error");
-                self.fail(DisconnectReason::TransportError, ctx);
-                return;
-            }
-        };
-        match message {
-            ws::Message::Text(text) => self.on_text(&text, ctx),
-            ws::Message::Binary(data) => self.on_binary(data.to_vec(), ctx),
-            ws::Message::Continuation(item) => match self.on_fragment(item, ctx) {
-                Some((true, data)) => self.on_binary(data, ctx),
-                Some((false, data)) => match String::from_utf8(data) {
-                    Ok(text) => self.on_text(&text, ctx),
-                    Err(_) => self.fail(DisconnectReason::ParseError, ctx),
-                },
-                None => {}
-            },
-            ws::Message::Ping(data) => ctx.pong(&data),
-            ws::Message::Close(reason) => {
-                ctx.close(reason);
-                ctx.stop();
-            }
-            ws::Message::Pong(_) | ws::Message::Nop => {}
-        }
-    }
-}
-
-impl Handler<WsCommand> for WsConnection {
-    type Result = ();
-
-    fn handle(&mut self, command: WsCommand, ctx: &mut Self::Context) {
-        match command {
-            WsCommand::Packets(packets) => Self::write(ctx, packets),
-            WsCommand::Close => self.shut(ctx),
+            Mode::Done => {}
         }
     }
 }

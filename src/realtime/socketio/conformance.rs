@@ -12,9 +12,11 @@
 use super::config::SocketIoConfig;
 use super::server::SocketIo;
 use super::socket::Socket;
-use crate::realtime::engineio::{configure, echo::EchoHandler, EngineConfig, EngineIo};
+use crate::realtime::engineio::{
+    self, configure, echo::EchoHandler, EngineConfig, EngineIo, ListenOptions, WebSocketMounts,
+};
 use actix_web::dev::Server;
-use actix_web::{App, HttpServer};
+use actix_web::App;
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,7 +74,15 @@ pub fn serve(listener: TcpListener, socketio: Arc<EngineIo<SocketIo>>) -> std::i
         EchoHandler::default(),
         socketio.config().clone(),
     ));
-    let server = HttpServer::new(move || {
+    let mounts = WebSocketMounts::new()
+        .mount("/socket.io/", &socketio)
+        .mount("/engine.io/", &echo);
+    let options = ListenOptions {
+        workers: 2,
+        shutdown_timeout: 1,
+        ..ListenOptions::default()
+    };
+    engineio::serve(listener, mounts, &options, move || {
         let socketio = Arc::clone(&socketio);
         let echo = Arc::clone(&echo);
         App::new().configure(move |cfg| {
@@ -80,9 +90,4 @@ pub fn serve(listener: TcpListener, socketio: Arc<EngineIo<SocketIo>>) -> std::i
             configure(cfg, "/engine.io/", echo);
         })
     })
-    .workers(2)
-    .shutdown_timeout(1)
-    .listen(listener)?
-    .run();
-    Ok(server)
 }

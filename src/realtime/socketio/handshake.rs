@@ -7,6 +7,7 @@ use actix_web::http::Uri;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 /// The handshake of one namespace connection.
@@ -15,7 +16,7 @@ pub struct Handshake {
     /// The CONNECT payload (`auth` of the client), always an object (`{}` when none was sent).
     /// With recovery on it also holds the client's `pid` and `offset` when it reconnects.
     pub auth: Value,
-    pub headers: HeaderMap,
+    pub headers: Arc<HeaderMap>,
     pub url: Uri,
     /// The query parameters of the request.
     pub query: HashMap<String, String>,
@@ -67,7 +68,7 @@ mod tests {
     fn request() -> RequestInfo {
         RequestInfo {
             uri: "/socket.io/?EIO=4&transport=polling&x=1".parse().unwrap(),
-            headers: HeaderMap::new(),
+            headers: Arc::new(HeaderMap::new()),
             peer_addr: None,
         }
     }

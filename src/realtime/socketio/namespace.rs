@@ -51,7 +51,23 @@ impl LocalSockets for NamespaceInner {
     fn deliver(&self, socket: &str, messages: &[Message], offset: Option<&str>) {
         let socket = read(&self.sockets).get(socket).cloned();
         if let Some(socket) = socket {
-            socket.deliver(messages.to_vec(), offset);
+            socket.deliver(messages, offset);
+        }
+    }
+
+    fn deliver_each(
+        &self,
+        sockets: &mut dyn Iterator<Item = &str>,
+        messages: &[Message],
+        offset: Option<&str>,
+    ) {
+        // One read lock for the whole broadcast. A socket's own writes take its outbox and
+        // session locks, never this one, so holding it here cannot deadlock.
+        let table = read(&self.sockets);
+        for id in sockets {
+            if let Some(socket) = table.get(id) {
+                socket.deliver(messages, offset);
+            }
         }
     }
 }

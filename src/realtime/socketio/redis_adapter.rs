@@ -245,9 +245,8 @@ impl Shared {
             return;
         }
         let messages = packet_messages(&event_packet(&self.namespace, message.client_data(), None));
-        for socket in targets {
-            local.deliver(&socket, &messages, message.offset.as_deref());
-        }
+        let mut sockets = targets.iter().map(String::as_str);
+        local.deliver_each(&mut sockets, &messages, message.offset.as_deref());
     }
 
     /// A message from the channel: delivered here unless this node sent it.

@@ -306,15 +306,15 @@ impl Socket {
 
     /// Writes a packet (held until the CONNECT answer is out).
     pub(crate) fn send_packet(&self, packet: &Packet) {
-        self.deliver(packet_messages(packet), None);
+        self.deliver(&packet_messages(packet), None);
     }
 
     /// Writes encoded messages, in order with every other write of this socket.
-    pub(crate) fn deliver(&self, messages: Vec<Message>, offset: Option<&str>) {
+    pub(crate) fn deliver(&self, messages: &[Message], offset: Option<&str>) {
         let mut outbox = lock(&self.inner.outbox);
         match &mut *outbox {
-            Outbox::Open => self.inner.engine.send_batch(messages),
-            Outbox::Held(held) => held.push((offset.map(str::to_owned), messages)),
+            Outbox::Open => self.inner.engine.send_shared(messages),
+            Outbox::Held(held) => held.push((offset.map(str::to_owned), messages.to_vec())),
             Outbox::Closed => {}
         }
     }
