@@ -3,12 +3,10 @@
 
 use super::base64;
 use super::packet::Packet;
+pub use super::request::RequestInfo;
 use super::session::Session;
-use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
-use actix_web::http::Uri;
 use std::borrow::Borrow;
 use std::fmt;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// What the engine tells the layer above. Called from the server's worker threads: keep each
@@ -134,36 +132,6 @@ impl From<Message> for Packet {
         match message {
             Message::Text(text) => Packet::Message(text),
             Message::Binary(data) => Packet::Binary(data),
-        }
-    }
-}
-
-/// The HTTP request that opened a session (the handshake poll, or the WebSocket upgrade).
-/// Shared, not copied, by every namespace socket of the session.
-#[derive(Debug, Clone)]
-pub struct RequestInfo {
-    pub uri: Uri,
-    pub headers: Arc<HeaderMap>,
-    pub peer_addr: Option<SocketAddr>,
-}
-
-impl RequestInfo {
-    /// A copy of the request that holds on to nothing of the connection: actix-http's parsed
-    /// values point into the connection's 8 KiB read buffer, and its header map is sized for
-    /// any request, so keeping them would keep both alive as long as the session.
-    pub fn detached(uri: &Uri, headers: &HeaderMap, peer_addr: Option<SocketAddr>) -> Self {
-        let mut copy = HeaderMap::with_capacity(headers.len());
-        for (name, value) in headers.iter() {
-            let name = HeaderName::from_bytes(name.as_str().as_bytes());
-            let value = HeaderValue::from_bytes(value.as_bytes());
-            if let (Ok(name), Ok(value)) = (name, value) {
-                copy.append(name, value);
-            }
-        }
-        RequestInfo {
-            uri: uri.to_string().parse().unwrap_or_default(),
-            headers: Arc::new(copy),
-            peer_addr,
         }
     }
 }

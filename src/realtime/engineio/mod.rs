@@ -13,6 +13,7 @@ mod listen;
 pub mod packet;
 pub mod payload;
 mod polling;
+mod request;
 pub mod server;
 mod session;
 mod upgrade;
@@ -24,5 +25,6 @@ pub use handler::{
     DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid, TransportKind,
 };
 pub use listen::{serve, ListenOptions};
+pub use request::Headers;
 pub use server::{configure, EngineIo, RequestError};
 pub use upgrade::WebSocketMounts;

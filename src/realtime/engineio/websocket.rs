@@ -28,8 +28,6 @@ use tokio::time::{sleep_until, Instant};
 
 /// A client that lets this much pile up unread is dropped (it may reconnect and recover).
 const MAX_PENDING: usize = 8 << 20;
-/// A write buffer larger than this is given back once it is flushed.
-const KEEP_CAPACITY: usize = 1024;
 /// How much is read at a time.
 const READ_CHUNK: usize = 4096;
 
@@ -181,7 +179,8 @@ impl WsLink {
                 }
             }
         }
-        if out.broken || out.pending.capacity() > KEEP_CAPACITY {
+        if out.broken || out.pending.is_empty() {
+            // Given back at once: an idle socket holds no write buffer either.
             out.pending = Vec::new();
         }
     }

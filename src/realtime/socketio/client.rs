@@ -19,6 +19,9 @@ struct ClientState {
     sockets: HashMap<String, Socket>,
     /// A namespace connection succeeded once (the connect timeout is over).
     connected_once: bool,
+    /// The connect timeout's timer, stopped at the first connection so that it holds no
+    /// memory for the rest of the session.
+    connect_timer: Option<tokio::task::AbortHandle>,
     /// The session closed: no socket may be added.
     closed: bool,
 }
@@ -31,6 +34,7 @@ impl Client {
                 decoder: BinaryPacketAssembler::new(max_attachments),
                 sockets: HashMap::new(),
                 connected_once: false,
+                connect_timer: None,
                 closed: false,
             }),
         })
@@ -69,8 +73,21 @@ impl Client {
             return false;
         }
         state.connected_once = true;
+        if let Some(timer) = state.connect_timer.take() {
+            timer.abort();
+        }
         state.sockets.insert(namespace.to_owned(), socket);
         true
+    }
+
+    /// Keeps the connect timeout's timer, to stop it on the first connection.
+    pub(crate) fn set_connect_timer(&self, timer: tokio::task::AbortHandle) {
+        let mut state = self.lock();
+        if state.connected_once {
+            timer.abort();
+        } else {
+            state.connect_timer = Some(timer);
+        }
     }
 
     /// Removes a socket that left its namespace.

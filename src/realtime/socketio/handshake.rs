@@ -1,8 +1,7 @@
 //! What a socket knows of how it connected: the CONNECT auth payload and the HTTP request that
 //! opened the Engine.IO session.
 
-use crate::realtime::engineio::RequestInfo;
-use actix_web::http::header::HeaderMap;
+use crate::realtime::engineio::{Headers, RequestInfo};
 use actix_web::http::Uri;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -16,7 +15,7 @@ pub struct Handshake {
     /// The CONNECT payload (`auth` of the client), always an object (`{}` when none was sent).
     /// With recovery on it also holds the client's `pid` and `offset` when it reconnects.
     pub auth: Value,
-    pub headers: Arc<HeaderMap>,
+    pub headers: Arc<Headers>,
     pub url: Uri,
     /// The query parameters of the request.
     pub query: HashMap<String, String>,
@@ -68,7 +67,7 @@ mod tests {
     fn request() -> RequestInfo {
         RequestInfo {
             uri: "/socket.io/?EIO=4&transport=polling&x=1".parse().unwrap(),
-            headers: Arc::new(HeaderMap::new()),
+            headers: Arc::new(Headers::default()),
             peer_addr: None,
         }
     }

@@ -239,17 +239,18 @@ impl SocketIo {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let client = Arc::downgrade(client);
+        let weak = Arc::downgrade(client);
         let timeout = self.inner.config.connect_timeout;
-        runtime.spawn(async move {
+        let timer = runtime.spawn(async move {
             tokio::time::sleep(timeout).await;
-            if let Some(client) = client.upgrade() {
+            if let Some(client) = weak.upgrade() {
                 if !client.connected_once() {
                     tracing::debug!(sid = %client.engine().sid(), "no namespace connection within the connect timeout");
                     client.engine().close();
                 }
             }
         });
+        client.set_connect_timer(timer.abort_handle());
     }
 }
 
