@@ -61,11 +61,13 @@ async fn publish(io: SocketIo, job: Publish) -> Value {
     let pad = "x".repeat(job.payload_size);
     let started = Instant::now();
     let mut emitted: u64 = 0;
+    let mut max_late = Duration::ZERO;
     for seq in 0..job.count {
         for room in &job.rooms {
             if job.rate_hz > 0.0 {
                 let due = started + Duration::from_secs_f64(emitted as f64 / job.rate_hz);
                 tokio::time::sleep_until(due.into()).await;
+                max_late = max_late.max(Instant::now().saturating_duration_since(due));
             }
             let tick = json!({"room": room, "seq": seq, "sentAt": now_ms(), "pad": pad});
             if let Err(error) = ns.to(room.as_str()).emit("tick", vec![tick]) {
@@ -74,7 +76,11 @@ async fn publish(io: SocketIo, job: Publish) -> Value {
             emitted += 1;
         }
     }
-    json!({"emitted": emitted, "tookMs": started.elapsed().as_secs_f64() * 1000.0})
+    json!({
+        "emitted": emitted,
+        "tookMs": started.elapsed().as_secs_f64() * 1000.0,
+        "maxLateMs": max_late.as_secs_f64() * 1000.0,
+    })
 }
 
 #[actix_web::main]

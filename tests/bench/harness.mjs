@@ -187,6 +187,8 @@ async function phase(name, control, spec, expected, timeoutMs) {
     phase: name,
     events: ack[0]?.emitted ?? null,
     publishMs: ack[0]?.tookMs ?? null,
+    // How late the server's paced emits were at worst (the Rust server reports it).
+    emitMaxLateMs: ack[0]?.maxLateMs ?? null,
     expected,
     received,
     lost: expected - received,

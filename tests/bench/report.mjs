@@ -46,6 +46,7 @@ for (const n of sizes) {
     row("latency p99.9 (ms)", f(a?.p999, 2), f(b?.p999, 2), ratio(a?.p999, b?.p999));
     row("latency max (ms)", f(a?.max, 2), f(b?.max, 2), ratio(a?.max, b?.max));
     row("wall time to last delivery (s)", f(a?.wallS, 2), f(b?.wallS, 2));
+    if (ph === "rate") row("server's paced emits, latest by (ms)", f(a?.emitMaxLateMs, 1), f(b?.emitMaxLateMs, 1));
     row("server CPU (s)", f(a?.serverCpuS, 3), f(b?.serverCpuS, 3), ratio(a?.serverCpuS, b?.serverCpuS));
     row("deliveries per server CPU-second", int(a?.deliveriesPerCpuS), int(b?.deliveriesPerCpuS), ratio(a?.deliveriesPerCpuS, b?.deliveriesPerCpuS));
     row("harness CPU (% of one core)", f(a?.harnessCpuPct, 0), f(b?.harnessCpuPct, 0));

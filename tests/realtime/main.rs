@@ -14,3 +14,4 @@ mod sessions;
 mod sio_client;
 mod sio_helpers;
 mod sio_polling;
+mod websocket;

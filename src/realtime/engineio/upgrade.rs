@@ -88,6 +88,9 @@ async fn answer(
             .await;
         }
     };
+    // Frames are coalesced per flush already (see `websocket`); Nagle would only hold a frame
+    // back until the client's (possibly delayed) ACK of the previous one.
+    stream.set_nodelay(true)?;
     stream.write_all(&switching_protocols(&req)).await?;
     // The connection gets a task of its own, sized to what it holds: the dispatcher's task (a
     // few KiB, with the request) ends here.

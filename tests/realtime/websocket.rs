@@ -1,0 +1,108 @@
+//! The WebSocket transport at the frame level, over raw TCP: what the official clients never do.
+
+use pizza_order::realtime::engineio::{echo, EngineConfig};
+use std::net::TcpListener;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A masked client text frame (RFC 6455 §5.3), short payloads only.
+fn client_text_frame(text: &str) -> Vec<u8> {
+    let mask = [0x12, 0x34, 0x56, 0x78];
+    let mut frame = vec![0x81, 0x80 | u8::try_from(text.len()).unwrap()];
+    frame.extend_from_slice(&mask);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+/// Reads one unmasked server frame: (opcode, payload).
+async fn read_frame(stream: &mut TcpStream) -> (u8, Vec<u8>) {
+    let mut head = [0u8; 2];
+    stream.read_exact(&mut head).await.unwrap();
+    assert_eq!(head[1] & 0x80, 0, "server frames are not masked");
+    let len = match head[1] & 0x7f {
+        126 => {
+            let mut ext = [0u8; 2];
+            stream.read_exact(&mut ext).await.unwrap();
+            usize::from(u16::from_be_bytes(ext))
+        }
+        127 => panic!("no frame that long here"),
+        short => usize::from(short),
+    };
+    let mut payload = vec![0; len];
+    stream.read_exact(&mut payload).await.unwrap();
+    (head[0] & 0x0f, payload)
+}
+
+async fn read_head(stream: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        stream.read_exact(&mut byte).await.unwrap();
+        head.push(byte[0]);
+    }
+    String::from_utf8(head).unwrap()
+}
+
+#[tokio::test]
+async fn frames_sent_with_the_handshake_and_pings_are_answered_in_order() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let (server, _engine) = echo::serve(listener, "/engine.io/", EngineConfig::default()).unwrap();
+    tokio::spawn(server);
+
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    // The handshake and two messages in one write: the messages arrive in the same read as
+    // the request, before the server has answered it.
+    let mut bytes = format!(
+        "GET /engine.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
+         Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    .into_bytes();
+    bytes.extend(client_text_frame("4one"));
+    bytes.extend(client_text_frame("4two"));
+    stream.write_all(&bytes).await.unwrap();
+
+    let head = tokio::time::timeout(Duration::from_secs(5), read_head(&mut stream))
+        .await
+        .unwrap();
+    assert!(head.starts_with("HTTP/1.1 101 "), "{head}");
+    // The accept key of RFC 6455's own example.
+    assert!(
+        head.contains("sec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
+        "{head}"
+    );
+
+    let (opcode, open) = read_frame(&mut stream).await;
+    assert_eq!(opcode, 0x1);
+    assert!(
+        open.starts_with(b"0{\"sid\":"),
+        "{}",
+        String::from_utf8_lossy(&open)
+    );
+    assert_eq!(read_frame(&mut stream).await, (0x1, b"4one".to_vec()));
+    assert_eq!(read_frame(&mut stream).await, (0x1, b"4two".to_vec()));
+
+    // A WebSocket ping (opcode 9) gets its pong (opcode 10) with the same data, between
+    // Engine.IO messages and in order with them.
+    let mut ping = vec![0x89, 0x80 | 3, 0, 0, 0, 0];
+    ping.extend_from_slice(b"abc");
+    stream.write_all(&ping).await.unwrap();
+    stream
+        .write_all(&client_text_frame("4three"))
+        .await
+        .unwrap();
+    assert_eq!(read_frame(&mut stream).await, (0xA, b"abc".to_vec()));
+    assert_eq!(read_frame(&mut stream).await, (0x1, b"4three".to_vec()));
+
+    // A close frame is answered with a normal close, then the end of the stream.
+    stream.write_all(&[0x88, 0x80, 0, 0, 0, 0]).await.unwrap();
+    assert_eq!(read_frame(&mut stream).await, (0x8, vec![0x03, 0xe8]));
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await;
+    assert!(
+        matches!(read, Ok(Ok(0))),
+        "the server ends the stream after its close frame"
+    );
+}
