@@ -9,7 +9,7 @@ use super::packet::{OpenPayload, Packet};
 use super::websocket::WsLink;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
-use tokio::sync::{watch, Notify};
+use tokio::sync::Notify;
 use tokio::time::{sleep_until, Instant};
 
 /// The engine's shared state: settings, handler and the session table.
@@ -66,7 +66,6 @@ impl Shared {
         while table.contains_key(&sid) {
             sid = Sid::random();
         }
-        let (closed_tx, _) = watch::channel(false);
         let session = Arc::new(Session {
             sid: sid.clone(),
             upgrades,
@@ -88,7 +87,7 @@ impl Shared {
             }),
             wake: Notify::new(),
             pong: Notify::new(),
-            closed: closed_tx,
+            closed: Notify::new(),
         });
         table.insert(sid, Arc::clone(&session));
         drop(table);
@@ -154,8 +153,8 @@ pub(crate) struct Session {
     wake: Notify,
     /// Wakes the heartbeat when the pong arrives.
     pong: Notify,
-    /// Turns true once, when the session closes.
-    closed: watch::Sender<bool>,
+    /// Wakes the heartbeat when the session closes.
+    closed: Notify,
 }
 
 /// What a GET gets.
@@ -319,7 +318,8 @@ impl Session {
             reason
         };
         self.wake.notify_one();
-        self.closed.send_replace(true);
+        // One waiter (the heartbeat): a permit is kept if it is not waiting right now.
+        self.closed.notify_one();
         if let Some(engine) = self.engine.upgrade() {
             engine.remove(&self.sid);
         }
@@ -554,11 +554,10 @@ impl Drop for PollGuard {
 /// Pings every `ping_interval` (counted from the last pong) and closes the session when a
 /// ping stays unanswered for `ping_timeout`.
 async fn heartbeat(session: Arc<Session>) {
-    let mut closed = session.closed.subscribe();
     let interval = session.config.ping_interval;
     let mut next_ping = Instant::now() + interval;
     loop {
-        if !sleep_unless_closed(next_ping, &mut closed).await {
+        if !sleep_unless_closed(next_ping, &session.closed).await {
             return;
         }
         let mut deadline = next_ping + session.config.ping_timeout;
@@ -569,7 +568,7 @@ async fn heartbeat(session: Arc<Session>) {
             tokio::select! {
                 _ = sleep_until(deadline) => {}
                 _ = session.pong.notified() => {}
-                _ = closed.wait_for(|closed| *closed) => return,
+                _ = session.closed.notified() => return,
             }
             let status = {
                 let state = session.lock();
@@ -594,9 +593,9 @@ async fn heartbeat(session: Arc<Session>) {
 }
 
 /// Sleeps until `at`; false if the session closed first.
-async fn sleep_unless_closed(at: Instant, closed: &mut watch::Receiver<bool>) -> bool {
+async fn sleep_unless_closed(at: Instant, closed: &Notify) -> bool {
     tokio::select! {
         _ = sleep_until(at) => true,
-        _ = closed.wait_for(|closed| *closed) => false,
+        _ = closed.notified() => false,
     }
 }

@@ -20,11 +20,12 @@ use actix_http::ws::{Codec, Frame, Item};
 use bytes::BytesMut;
 use std::cell::RefCell;
 use std::io;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::net::TcpStream;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::Notify;
-use tokio::time::{sleep_until, Instant};
+use tokio::time::{sleep_until, Instant, Sleep};
 
 /// A client that lets this much pile up unread is dropped (it may reconnect and recover).
 const MAX_PENDING: usize = 8 << 20;
@@ -216,7 +217,7 @@ pub(crate) async fn run(stream: TcpStream, read_buf: BytesMut, start: Start, max
         read_buf,
         partial: None,
         max_payload,
-        upgrade_deadline: None,
+        upgrade_timer: None,
     };
     match start {
         Start::New { shared, request } => {
@@ -228,8 +229,8 @@ pub(crate) async fn run(stream: TcpStream, read_buf: BytesMut, start: Start, max
         }
         Start::Upgrade(session) => {
             if session.attach_upgrade(link.clone()) {
-                connection.upgrade_deadline =
-                    Some(Instant::now() + session.config().upgrade_timeout);
+                let deadline = Instant::now() + session.config().upgrade_timeout;
+                connection.upgrade_timer = Some(Box::pin(sleep_until(deadline)));
                 connection.mode = Mode::Upgrading(session);
             } else {
                 link.close();
@@ -249,8 +250,9 @@ struct Connection {
     /// A fragmented message being reassembled: (is binary, bytes so far).
     partial: Option<(bool, Vec<u8>)>,
     max_payload: usize,
-    /// While probing: when the upgrade gives up.
-    upgrade_deadline: Option<Instant>,
+    /// While probing: when the upgrade gives up (boxed: only upgrades need a timer, and the
+    /// connection's task should stay small for the thousands of sockets that never do).
+    upgrade_timer: Option<Pin<Box<Sleep>>>,
 }
 
 /// What the task does after a wake-up.
@@ -284,7 +286,7 @@ impl Connection {
                 if closing && !pending {
                     return self.close_socket().await;
                 }
-                let upgrade_deadline = self.upgrade_deadline;
+                let upgrading = self.upgrade_timer.is_some();
                 tokio::select! {
                     _ = link.wake.notified() => Step::Continue,
                     ready = link.stream.writable(), if pending => match ready {
@@ -298,10 +300,8 @@ impl Connection {
                         Ok(()) => self.read(),
                         Err(_) => Step::End,
                     },
-                    _ = sleep_until(upgrade_deadline.unwrap_or_else(Instant::now)),
-                        if upgrade_deadline.is_some() =>
-                    {
-                        self.upgrade_deadline = None;
+                    () = upgrade_timeout(&mut self.upgrade_timer), if upgrading => {
+                        self.upgrade_timer = None;
                         if matches!(self.mode, Mode::Upgrading(_)) {
                             self.fail(DisconnectReason::TransportError)
                         } else {
@@ -419,7 +419,7 @@ impl Connection {
                 // The session writes what it queued for polling to the link before anything
                 // newer, under its lock.
                 if session.complete_upgrade() {
-                    self.upgrade_deadline = None;
+                    self.upgrade_timer = None;
                     self.mode = Mode::Active(session);
                     Step::Continue
                 } else {
@@ -515,5 +515,13 @@ impl Connection {
             Mode::Upgrading(session) => session.abort_upgrade(),
             Mode::Done => {}
         }
+    }
+}
+
+/// Waits for the upgrade timer (never ends without one).
+async fn upgrade_timeout(timer: &mut Option<Pin<Box<Sleep>>>) {
+    match timer {
+        Some(timer) => timer.as_mut().await,
+        None => std::future::pending().await,
     }
 }
