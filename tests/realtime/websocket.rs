@@ -1,6 +1,7 @@
 //! The WebSocket transport at the frame level, over raw TCP: what the official clients never do.
 
-use pizza_order::realtime::engineio::{echo, EngineConfig};
+use crate::helpers::{quiet_config, spawn};
+use pizza_order::realtime::engineio::{echo, DisconnectReason, EngineConfig};
 use std::net::TcpListener;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -42,6 +43,41 @@ async fn read_head(stream: &mut TcpStream) -> String {
         head.push(byte[0]);
     }
     String::from_utf8(head).unwrap()
+}
+
+/// Opens a WebSocket session over raw TCP and reads up to its open packet; returns the sid.
+async fn open_raw(base: &str, path: &str) -> (TcpStream, String) {
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "GET {path}?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
+         Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    read_head(&mut stream).await;
+    let (_, open) = read_frame(&mut stream).await;
+    let open: serde_json::Value = serde_json::from_slice(&open[1..]).unwrap();
+    (stream, open["sid"].as_str().unwrap().to_owned())
+}
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_before_its_backlog_grows_without_bound() {
+    let server = spawn(quiet_config()).await;
+    let (_stream, sid) = open_raw(&server.base, "/engine.io/").await;
+    let socket = server.engine.socket(&sid).unwrap();
+    // The client never reads. What the kernel's buffers do not take waits on the server,
+    // up to 8 MiB; past that the session closes instead of holding more.
+    let chunk = "x".repeat(1 << 20);
+    for _ in 0..64 {
+        socket.send_text(chunk.clone());
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(
+        server.wait_closed(&sid).await,
+        DisconnectReason::TransportClose
+    );
+    assert!(!socket.is_connected());
 }
 
 #[tokio::test]
