@@ -74,15 +74,43 @@ fn schedule_flush(link: &WsLink) -> bool {
     TO_FLUSH.with(|list| {
         let mut list = list.borrow_mut();
         if list.is_empty() {
-            runtime.spawn(flush_scheduled());
+            runtime.spawn(FlushTask { done: false });
         }
         list.push(link.clone());
     });
     true
 }
 
-async fn flush_scheduled() {
-    let links = TO_FLUSH.with(|list| std::mem::take(&mut *list.borrow_mut()));
+/// Flushes this thread's list when it runs, or when it is dropped without running (its
+/// runtime shut down first): the list must never be left non-empty with no task to empty it,
+/// or the next runtime on this thread would never flush.
+struct FlushTask {
+    done: bool,
+}
+
+impl std::future::Future for FlushTask {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        self.done = true;
+        flush_scheduled();
+        std::task::Poll::Ready(())
+    }
+}
+
+impl Drop for FlushTask {
+    fn drop(&mut self) {
+        if !self.done {
+            flush_scheduled();
+        }
+    }
+}
+
+fn flush_scheduled() {
+    // `try_with`: a task dropped while the thread exits finds its list gone, and nothing to do.
+    let Ok(links) = TO_FLUSH.try_with(|list| std::mem::take(&mut *list.borrow_mut())) else {
+        return;
+    };
     for link in links {
         let mut out = link.lock();
         out.scheduled = false;
@@ -523,5 +551,60 @@ async fn upgrade_timeout(timer: &mut Option<Pin<Box<Sleep>>>) {
     match timer {
         Some(timer) => timer.as_mut().await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::io::Read;
+    use std::time::Duration;
+
+    /// A connected pair: the server end non-blocking (for tokio), the client end with a read
+    /// timeout.
+    fn pair() -> (std::net::TcpStream, std::net::TcpStream) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        client
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
+        let (server, _) = listener.accept().unwrap();
+        server.set_nonblocking(true).unwrap();
+        (server, client)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn writes_after_a_runtime_shut_down_with_a_flush_pending_still_go_out() {
+        // A runtime ends before its flush task ran (block_on returns as soon as its own
+        // future is done), as a test's runtime or a stopping worker's may.
+        let (server_one, _client_one) = pair();
+        let first = runtime();
+        first.block_on(async {
+            let link = WsLink::new(TcpStream::from_std(server_one).unwrap());
+            link.send(&[Packet::Message("one".into())]);
+        });
+        drop(first);
+
+        // The next runtime on this thread gets its writes out.
+        let (server_two, mut client_two) = pair();
+        runtime().block_on(async {
+            let link = WsLink::new(TcpStream::from_std(server_two).unwrap());
+            // Until the reactor has seen the socket writable, writes wait for the connection's
+            // task, which this test does not run.
+            link.0.stream.writable().await.unwrap();
+            link.send(&[Packet::Message("two".into())]);
+            tokio::task::yield_now().await;
+        });
+        let mut frame = [0u8; 6];
+        client_two.read_exact(&mut frame).unwrap();
+        assert_eq!(&frame, b"\x81\x044two");
     }
 }
