@@ -81,6 +81,58 @@ async fn a_client_that_stops_reading_is_dropped_before_its_backlog_grows_without
 }
 
 #[tokio::test]
+async fn a_closing_connection_whose_client_stopped_reading_is_ended_after_a_bounded_wait() {
+    let server = spawn(quiet_config()).await;
+    // A small receive window, so that most of what follows waits on the server.
+    let address: std::net::SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    let raw = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    raw.set_recv_buffer_size(4096).unwrap();
+    raw.connect(&address.into()).unwrap();
+    let std_stream: std::net::TcpStream = raw.into();
+    std_stream.set_nonblocking(true).unwrap();
+    let mut stream = TcpStream::from_std(std_stream).unwrap();
+    stream
+        .write_all(
+            format!(
+                "GET /engine.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
+                 Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    read_head(&mut stream).await;
+    let (_, open) = read_frame(&mut stream).await;
+    let open: serde_json::Value = serde_json::from_slice(&open[1..]).unwrap();
+    let sid = open["sid"].as_str().unwrap().to_owned();
+
+    // Megabytes the client does not read (less than the 8 MiB that would drop it), then the
+    // server closes the session. The test's handler keeps its session handle all along.
+    let socket = server.engine.socket(&sid).unwrap();
+    for _ in 0..7 {
+        socket.send_text("x".repeat(1 << 20));
+        tokio::task::yield_now().await;
+    }
+    socket.close();
+    assert_eq!(
+        server.wait_closed(&sid).await,
+        DisconnectReason::ServerClose
+    );
+
+    // The server gives up writing after its close timeout (5 s) and ends the connection: the
+    // client, reading at last, reaches the end of the stream instead of waiting forever.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut rest)).await;
+    assert!(matches!(read, Ok(Ok(_))), "the stream ends: {read:?}");
+    assert!(
+        rest.len() < 7 << 20,
+        "what was still waiting on the server is dropped"
+    );
+}
+
+#[tokio::test]
 async fn frames_sent_with_the_handshake_and_pings_are_answered_in_order() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();

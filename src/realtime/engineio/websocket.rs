@@ -31,6 +31,9 @@ use tokio::time::{sleep_until, Instant, Sleep};
 const MAX_PENDING: usize = 8 << 20;
 /// How much is read at a time.
 const READ_CHUNK: usize = 4096;
+/// How long a closing connection may take to write what is left and its close frame: a
+/// client that stopped reading must not keep it (and its socket) forever.
+const CLOSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The write side of a connection, shared by the session (which writes) and the connection's
 /// task (which flushes what the socket could not take and reads).
@@ -311,7 +314,7 @@ impl Connection {
                 if broken {
                     return;
                 }
-                if closing && !pending {
+                if closing {
                     return self.close_socket().await;
                 }
                 let upgrading = self.upgrade_timer.is_some();
@@ -518,26 +521,30 @@ impl Connection {
         };
         ws_frame::put_frame(&mut rest, OP_CLOSE, &ws_frame::close_payload(1000));
         let stream = &self.link.0.stream;
-        let mut written = 0;
-        while written < rest.len() {
-            if stream.writable().await.is_err() {
-                return;
+        let write_all = async {
+            let mut written = 0;
+            while written < rest.len() {
+                stream.writable().await?;
+                match stream.try_write(&rest[written..]) {
+                    Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                    Ok(n) => written += n,
+                    Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                    Err(error) => return Err(error),
+                }
             }
-            match stream.try_write(&rest[written..]) {
-                Ok(0) => return,
-                Ok(n) => written += n,
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
-                Err(_) => return,
-            }
-        }
-        // A half-close: the client sees the end of the stream after the close frame. (The
-        // stream is shared with the link, so through a borrowed socket: tokio's needs `&mut`.)
-        let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Write);
+            Ok::<(), io::Error>(())
+        };
+        // Whatever happens, `finish` then shuts the socket down.
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, write_all).await;
     }
 
     /// The connection is over: the session it carried (or was upgrading) learns of it.
     fn finish(&mut self) {
         self.link.lock().broken = true;
+        // The client sees the end of the stream now, even while something (a session handle
+        // kept by the application) still holds the socket. Through a borrowed socket: the
+        // stream is shared with the link, and tokio's shutdown needs `&mut`.
+        let _ = socket2::SockRef::from(&self.link.0.stream).shutdown(std::net::Shutdown::Both);
         match std::mem::replace(&mut self.mode, Mode::Done) {
             Mode::Active(session) => session.close(DisconnectReason::TransportClose),
             Mode::Upgrading(session) => session.abort_upgrade(),
