@@ -94,11 +94,7 @@ async fn upgrade(base: &str, path_and_query: &str, version: &str) -> (u16, Strin
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let address = base.trim_start_matches("http://");
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!(
-        "GET {path_and_query} HTTP/1.1\r\nHost: {address}\r\nConnection: Upgrade\r\n\
-         Upgrade: websocket\r\nSec-WebSocket-Version: {version}\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-    );
+    let request = crate::websocket::upgrade_request(address, path_and_query, version);
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut answer = String::new();
     tokio::time::timeout(

@@ -16,6 +16,15 @@ fn client_text_frame(text: &str) -> Vec<u8> {
     frame
 }
 
+/// A WebSocket upgrade request (RFC 6455's example key, whose accept value is known).
+pub fn upgrade_request(address: &str, path_and_query: &str, version: &str) -> String {
+    format!(
+        "GET {path_and_query} HTTP/1.1\r\nHost: {address}\r\nConnection: Upgrade\r\n\
+         Upgrade: websocket\r\nSec-WebSocket-Version: {version}\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+}
+
 /// Reads one unmasked server frame: (opcode, payload).
 async fn read_frame(stream: &mut TcpStream) -> (u8, Vec<u8>) {
     let mut head = [0u8; 2];
@@ -49,11 +58,7 @@ async fn read_head(stream: &mut TcpStream) -> String {
 async fn open_raw(base: &str, path: &str) -> (TcpStream, String) {
     let address = base.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).await.unwrap();
-    let request = format!(
-        "GET {path}?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
-         Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-    );
+    let request = upgrade_request(address, &format!("{path}?EIO=4&transport=websocket"), "13");
     stream.write_all(request.as_bytes()).await.unwrap();
     read_head(&mut stream).await;
     let (_, open) = read_frame(&mut stream).await;
@@ -91,17 +96,12 @@ async fn a_closing_connection_whose_client_stopped_reading_is_ended_after_a_boun
     let std_stream: std::net::TcpStream = raw.into();
     std_stream.set_nonblocking(true).unwrap();
     let mut stream = TcpStream::from_std(std_stream).unwrap();
-    stream
-        .write_all(
-            format!(
-                "GET /engine.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
-                 Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
-                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-            )
-            .as_bytes(),
-        )
-        .await
-        .unwrap();
+    let request = upgrade_request(
+        &address.to_string(),
+        "/engine.io/?EIO=4&transport=websocket",
+        "13",
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
     read_head(&mut stream).await;
     let (_, open) = read_frame(&mut stream).await;
     let open: serde_json::Value = serde_json::from_slice(&open[1..]).unwrap();
@@ -142,10 +142,10 @@ async fn frames_sent_with_the_handshake_and_pings_are_answered_in_order() {
     let mut stream = TcpStream::connect(address).await.unwrap();
     // The handshake and two messages in one write: the messages arrive in the same read as
     // the request, before the server has answered it.
-    let mut bytes = format!(
-        "GET /engine.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {address}\r\n\
-         Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    let mut bytes = upgrade_request(
+        &address.to_string(),
+        "/engine.io/?EIO=4&transport=websocket",
+        "13",
     )
     .into_bytes();
     bytes.extend(client_text_frame("4one"));

@@ -110,12 +110,16 @@ impl RequestError {
         })
     }
 
-    pub fn response(self) -> HttpResponse {
-        let status = match self {
+    /// 403 for `Forbidden`, 400 for the rest.
+    pub fn status(self) -> StatusCode {
+        match self {
             RequestError::Forbidden => StatusCode::FORBIDDEN,
             _ => StatusCode::BAD_REQUEST,
-        };
-        HttpResponse::build(status).json(self.body())
+        }
+    }
+
+    pub fn response(self) -> HttpResponse {
+        HttpResponse::build(self.status()).json(self.body())
     }
 }
 

@@ -8,7 +8,7 @@ use super::server::{EngineIo, EngineQuery, RequestError};
 use super::session::Shared;
 use super::websocket::{self, Start};
 use actix_codec::Framed;
-use actix_http::{h1, ws, HttpMessage, Request};
+use actix_http::{h1, ws, HttpMessage, Request, StatusCode};
 use bytes::BytesMut;
 use std::io;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ impl WebSocketMounts {
     }
 }
 
-/// Answers one upgrade request and, when it opens a connection, runs it to its end.
+/// Answers one upgrade request; a connection it opens goes on in a task of its own.
 pub(crate) async fn handle(
     mounts: &WebSocketMounts,
     req: Request,
@@ -68,20 +68,21 @@ async fn answer(
         read_buf
     };
     let Some(shared) = mounts.find(req.path()) else {
-        return reject(&mut stream, 404, "Not Found", "text/plain", b"Not Found").await;
+        return reject(
+            &mut stream,
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            b"Not Found",
+        )
+        .await;
     };
     let start = match accept(shared, &req) {
         Ok(start) => start,
         Err(error) => {
-            let (status, reason) = match error {
-                RequestError::Forbidden => (403, "Forbidden"),
-                _ => (400, "Bad Request"),
-            };
             let body = error.body().to_string();
             return reject(
                 &mut stream,
-                status,
-                reason,
+                error.status(),
                 "application/json",
                 body.as_bytes(),
             )
@@ -146,14 +147,15 @@ connection: upgrade\r\nsec-websocket-accept: "
 
 async fn reject(
     stream: &mut TcpStream,
-    status: u16,
-    reason: &str,
+    status: StatusCode,
     content_type: &str,
     body: &[u8],
 ) -> io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
+        "HTTP/1.1 {} {}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
          connection: close\r\n\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or_default(),
         body.len()
     );
     stream.write_all(head.as_bytes()).await?;

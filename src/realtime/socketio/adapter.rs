@@ -25,7 +25,7 @@ use super::config::RecoveryConfig;
 use super::packet::{Packet, PacketKind};
 use crate::realtime::engineio::{Message, Sid};
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Instant;
 
@@ -310,27 +310,11 @@ fn prune_sessions(state: &mut State, now: Instant, recovery: &RecoveryConfig) {
     }
 }
 
+/// The targets of a broadcast, sorted.
 fn targets(state: &State, opts: &BroadcastOptions) -> Vec<String> {
-    let excluded: HashSet<&String> = opts
-        .except
-        .iter()
-        .filter_map(|room| state.rooms.get(room))
-        .flatten()
-        .collect();
-    let found: BTreeSet<&String> = if opts.rooms.is_empty() {
-        state.sids.keys().collect()
-    } else {
-        opts.rooms
-            .iter()
-            .filter_map(|room| state.rooms.get(room))
-            .flatten()
-            .collect()
-    };
+    let mut found: Vec<String> = target_iter(state, opts).map(str::to_owned).collect();
+    found.sort_unstable();
     found
-        .into_iter()
-        .filter(|sid| !excluded.contains(sid))
-        .cloned()
-        .collect()
 }
 
 /// The targets of a broadcast, each once, in no particular order: the hot path of every emit,
