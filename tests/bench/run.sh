@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real-time benchmark (`make bench-realtime`): for each N of BENCH_SIZES (default
-# "1000 10000"), the same client harness (harness.mjs) against the Rust server
+# "1000 10000"), the same client harness (examples/bench_harness.rs) against the Rust server
 # (examples/bench_server.rs, release build) and then against the official socket.io 4.8 server
 # (node-server.mjs), each started fresh; then the side-by-side table, the ratios and the goals.
 #
@@ -17,7 +17,7 @@ SIZES=${BENCH_SIZES:-"1000 10000"}
 RUST_PORT=${BENCH_RUST_PORT:-3100}
 NODE_PORT=${BENCH_NODE_PORT:-3200}
 HARNESS_ARGS=(--rate "${BENCH_RATE:-200}" --seconds "${BENCH_SECONDS:-10}" --burst "${BENCH_BURST:-20}"
-  --stores "${BENCH_STORES:-50}" --payload "${BENCH_PAYLOAD:-64}" --clk-tck "$(getconf CLK_TCK)")
+  --stores "${BENCH_STORES:-50}" --payload "${BENCH_PAYLOAD:-64}")
 
 # Each process needs one descriptor per socket: raise the soft limit as far as allowed.
 ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -37,8 +37,8 @@ if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
   PIN_SERVER=(taskset -c 0) PIN_HARNESS=(taskset -c 1)
 fi
 
-echo "building the Rust server (release)"
-cargo build --release --example bench_server
+echo "building the Rust server and the client harness (release)"
+cargo build --release --example bench_server --example bench_harness
 if [[ ! -f $BENCH/node_modules/.package-lock.json || $BENCH/package-lock.json -nt $BENCH/node_modules/.package-lock.json ]]; then
   (cd "$BENCH" && npm install --no-audit --no-fund)
 fi
@@ -68,7 +68,7 @@ run_one() { # n, label
   SERVER_PID=$!
   wait_port "$port" 30
   local per_addr=5000
-  timeout 600 "${PIN_HARNESS[@]}" node --max-old-space-size=4096 "$BENCH/harness.mjs" \
+  timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
     --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
     --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.json" &
   HARNESS_PID=$!

@@ -1,0 +1,694 @@
+//! The client harness of the real-time benchmark (`make bench-realtime`, `tests/bench/run.sh`),
+//! the same for both servers (examples/bench_server.rs and tests/bench/node-server.mjs). It
+//! speaks Engine.IO v4 / Socket.IO v5 directly over WebSocket (open, ping/pong, CONNECT, EVENT,
+//! ACK; text frames only), on one thread with no garbage collector, so that the client side
+//! is not what limits or delays: a Node harness (`ws`) paused up to 180 ms at 20k sockets
+//! (young-generation collections snowballing into a backlog), which showed as the servers'
+//! p99.
+//!
+//!     target/release/examples/bench_harness --port 3100 --pid <server pid> --n 1000 \
+//!         --label rust --out r.json
+//!
+//! Socket i connects from 127.0.0.<addr-base + floor(i / per-addr)> (default 2, 5000 each).
+//!
+//! Phases:
+//!   1. idle: server VmRSS before connecting and after N sockets are connected, each having
+//!      joined `order:<i % R>` and `store:<i % S>` -> bytes per socket;
+//!   2. fixed rate: the server publishes RATE events/s for SECONDS s, round-robin over the S
+//!      store rooms and the order rooms 0..S-1;
+//!   3. burst: the server publishes BURST events to each store room at once.
+//!
+//! For 2 and 3: delivery latency (receive time - sentAt, both the wall clock of this
+//! machine), lost (expected - received), reordered (seq not increasing per socket per room)
+//! and the server's CPU time (all its threads, /proc/<pid>/task/*/schedstat) from the publish
+//! command until the last delivery -> deliveries per CPU-second. The JSON written to --out is
+//! what tests/bench/report.mjs reads.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::rc::Rc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::LocalSet;
+
+struct Options {
+    port: u16,
+    pid: u32,
+    n: usize,
+    stores: usize,
+    orders: usize,
+    rate: f64,
+    seconds: f64,
+    burst: u64,
+    payload: usize,
+    per_addr: usize,
+    addr_base: usize,
+    concurrency: usize,
+    label: String,
+    out: Option<String>,
+    connect_timeout: Duration,
+}
+
+fn options() -> Result<Options, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == &format!("--{name}"))
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    fn num<T: std::str::FromStr>(name: &str, v: Option<String>, dflt: T) -> Result<T, String> {
+        match v {
+            None => Ok(dflt),
+            Some(s) => s
+                .parse()
+                .map_err(|_| format!("--{name}: not a number: {s}")),
+        }
+    }
+    let n: usize = num("n", get("n"), 1000)?;
+    Ok(Options {
+        port: num("port", get("port"), 3100)?,
+        pid: num("pid", get("pid"), 0)?,
+        n,
+        stores: num("stores", get("stores"), 50)?,
+        orders: num("orders", get("orders"), (n / 2).max(1))?,
+        rate: num("rate", get("rate"), 200.0)?,
+        seconds: num("seconds", get("seconds"), 10.0)?,
+        burst: num("burst", get("burst"), 20)?,
+        payload: num("payload", get("payload"), 64)?,
+        per_addr: num("per-addr", get("per-addr"), 5000)?,
+        addr_base: num("addr-base", get("addr-base"), 2)?,
+        concurrency: num("concurrency", get("concurrency"), 200)?,
+        label: get("label").unwrap_or_else(|| "server".into()),
+        out: get("out"),
+        connect_timeout: Duration::from_secs(num("connect-timeout", get("connect-timeout"), 180)?),
+    })
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}
+
+// ---- /proc readings ----
+
+fn server_rss(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb * 1024.0)
+}
+
+/// CPU time of all the threads of a process (s): the sum of their schedstat run times (ns).
+fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return f64::NAN;
+    };
+    let mut ns = 0u64;
+    for task in tasks.flatten() {
+        let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
+        ns += stat
+            .split(' ')
+            .next()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+    }
+    ns as f64 / 1e9
+}
+
+/// Busy and total jiffies of each core, to see time the per-process counters miss.
+fn core_times() -> Vec<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    stat.lines()
+        .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+        .map(|l| {
+            let v: Vec<u64> = l
+                .split_whitespace()
+                .skip(1)
+                .take(8)
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            let total: u64 = v.iter().sum();
+            let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
+            (total - idle, total)
+        })
+        .collect()
+}
+
+// ---- measurement state, reset per phase ----
+
+#[derive(Default)]
+struct Stats {
+    /// Bumped at each phase: a client's last seq per room from an earlier phase is stale.
+    phase: u32,
+    latencies: Vec<f64>,
+    received: u64,
+    reordered: u64,
+    last_received: f64,
+}
+
+thread_local! {
+    static STATS: RefCell<Stats> = RefCell::new(Stats::default());
+}
+
+#[derive(Deserialize)]
+struct Tick<'a> {
+    room: &'a str,
+    seq: u64,
+    #[serde(rename = "sentAt")]
+    sent_at: f64,
+}
+
+// ---- one client: minimal Engine.IO v4 + Socket.IO v5 on namespace "/" ----
+
+struct Client {
+    stream: TcpStream,
+    rooms: Vec<String>,
+    /// (phase, last seq) per room of `rooms`.
+    last: RefCell<Vec<(u32, u64)>>,
+    next_ack: Cell<u64>,
+    acks: RefCell<HashMap<u64, oneshot::Sender<Value>>>,
+    ready: RefCell<Option<oneshot::Sender<Result<(), String>>>>,
+    closed: Cell<bool>,
+}
+
+/// A masked text frame (clients must mask; the key need not be secret here).
+fn text_frame(text: &str) -> Vec<u8> {
+    const KEY: [u8; 4] = [0x37, 0xfa, 0x21, 0x3d];
+    let len = text.len();
+    let mut frame = Vec::with_capacity(len + 14);
+    frame.push(0x81);
+    if len < 126 {
+        frame.push(0x80 | len as u8);
+    } else if len <= 0xffff {
+        frame.push(0x80 | 126);
+        frame.extend_from_slice(&(len as u16).to_be_bytes());
+    } else {
+        frame.push(0x80 | 127);
+        frame.extend_from_slice(&(len as u64).to_be_bytes());
+    }
+    frame.extend_from_slice(&KEY);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ KEY[i % 4]));
+    frame
+}
+
+async fn write_all(stream: &TcpStream, mut bytes: &[u8]) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match stream.try_write(bytes) {
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.writable().await?,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+impl Client {
+    async fn send(&self, text: &str) {
+        // A failed write shows up as the read side closing.
+        let _ = write_all(&self.stream, &text_frame(text)).await;
+    }
+
+    async fn emit_with_ack(&self, event: &str, arg: Value) -> Option<Value> {
+        let id = self.next_ack.get();
+        self.next_ack.set(id + 1);
+        let (tx, rx) = oneshot::channel();
+        self.acks.borrow_mut().insert(id, tx);
+        self.send(&format!("42{id}{}", json!([event, arg]))).await;
+        rx.await.ok()
+    }
+
+    fn settle(&self, result: Result<(), String>) {
+        if let Some(ready) = self.ready.borrow_mut().take() {
+            let _ = ready.send(result);
+        }
+    }
+
+    /// Handles one text message; the writes it asks for are returned, not awaited here.
+    fn on_text(self: &Rc<Self>, text: &str) -> Option<String> {
+        let bytes = text.as_bytes();
+        match bytes.first() {
+            Some(b'2') => return Some("3".into()),  // ping -> pong
+            Some(b'0') => return Some("40".into()), // open -> CONNECT "/"
+            Some(b'4') => {}
+            _ => return None,
+        }
+        match bytes.get(1) {
+            Some(b'2') => self.on_event(&text[2..]),
+            Some(b'0') if self.rooms.is_empty() => self.settle(Ok(())),
+            Some(b'0') => {
+                let client = self.clone();
+                tokio::task::spawn_local(async move {
+                    let rooms = json!(client.rooms);
+                    match client.emit_with_ack("join", rooms).await {
+                        Some(_) => client.settle(Ok(())),
+                        None => client.settle(Err("join not acknowledged".into())),
+                    }
+                });
+            }
+            Some(b'3') => {
+                let start = text.find('[')?;
+                let id: u64 = text[2..start].parse().ok()?;
+                let value: Value = serde_json::from_str(&text[start..]).ok()?;
+                if let Some(tx) = self.acks.borrow_mut().remove(&id) {
+                    let _ = tx.send(value);
+                }
+            }
+            Some(b'4') => self.settle(Err(format!("connect error {text}"))),
+            _ => {}
+        }
+        None
+    }
+
+    fn on_event(&self, data: &str) {
+        let at = now_ms();
+        let Ok((event, tick)) = serde_json::from_str::<(&str, Tick)>(data) else {
+            return;
+        };
+        if event != "tick" {
+            return;
+        }
+        STATS.with(|stats| {
+            let mut stats = stats.borrow_mut();
+            stats.received += 1;
+            stats.last_received = at;
+            stats.latencies.push(at - tick.sent_at);
+            let Some(k) = self.rooms.iter().position(|r| r == tick.room) else {
+                return;
+            };
+            let mut last = self.last.borrow_mut();
+            let (phase, seq) = last[k];
+            if phase == stats.phase && tick.seq <= seq {
+                stats.reordered += 1;
+            }
+            last[k] = (stats.phase, tick.seq);
+        });
+    }
+
+    /// Reads frames until the connection ends.
+    async fn run(self: Rc<Self>, mut buf: Vec<u8>) {
+        let mut chunk = vec![0u8; 16 * 1024];
+        loop {
+            let mut at = 0;
+            let mut replies = Vec::new();
+            while let Some((opcode, start, end)) = next_frame(&buf[at..]) {
+                let payload = &buf[at + start..at + end];
+                match opcode {
+                    0x1 => {
+                        if let Some(reply) = std::str::from_utf8(payload)
+                            .ok()
+                            .and_then(|text| self.on_text(text))
+                        {
+                            replies.push(reply);
+                        }
+                    }
+                    0x8 => {
+                        self.closed.set(true);
+                        self.settle(Err("closed by the server".into()));
+                        return;
+                    }
+                    _ => {} // binary, ping (the servers send Engine.IO pings), pong
+                }
+                at += end;
+            }
+            buf.drain(..at);
+            for reply in replies {
+                self.send(&reply).await;
+            }
+            if self.stream.readable().await.is_err() {
+                break;
+            }
+            match self.stream.try_read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => break,
+            }
+        }
+        self.closed.set(true);
+        self.settle(Err("closed before connect".into()));
+    }
+}
+
+/// The next whole unmasked frame of `buf`: (opcode, payload start, payload end).
+fn next_frame(buf: &[u8]) -> Option<(u8, usize, usize)> {
+    let (b0, b1) = (*buf.first()?, *buf.get(1)?);
+    let (len, head) = match b1 & 0x7f {
+        126 => (
+            u16::from_be_bytes(buf.get(2..4)?.try_into().ok()?) as usize,
+            4,
+        ),
+        127 => (
+            u64::from_be_bytes(buf.get(2..10)?.try_into().ok()?) as usize,
+            10,
+        ),
+        n => (n as usize, 2),
+    };
+    (buf.len() >= head + len).then_some((b0 & 0x0f, head, head + len))
+}
+
+/// Connects, upgrades, and waits until the client joined its rooms.
+async fn open(
+    opts: &Options,
+    index: Option<usize>,
+    rooms: Vec<String>,
+) -> Result<Rc<Client>, String> {
+    let local = match index {
+        None => Ipv4Addr::LOCALHOST,
+        Some(i) => Ipv4Addr::new(127, 0, 0, (opts.addr_base + i / opts.per_addr) as u8),
+    };
+    let socket = TcpSocket::new_v4().map_err(|e| e.to_string())?;
+    socket
+        .bind(SocketAddr::from((local, 0)))
+        .map_err(|e| format!("bind: {e}"))?;
+    let stream = socket
+        .connect(SocketAddr::from((Ipv4Addr::LOCALHOST, opts.port)))
+        .await
+        .map_err(|e| format!("connect: {}", e.kind()))?;
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    let request = format!(
+        "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\
+         Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Sec-WebSocket-Version: 13\r\n\r\n",
+        opts.port
+    );
+    write_all(&stream, request.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        stream.readable().await.map_err(|e| e.to_string())?;
+        match stream.try_read(&mut chunk) {
+            Ok(0) => return Err("closed during the upgrade".into()),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e.to_string()),
+        }
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    if !buf.starts_with(b"HTTP/1.1 101") {
+        let line = String::from_utf8_lossy(&buf[..buf.len().min(40)]).into_owned();
+        return Err(format!("upgrade refused: {line}"));
+    }
+    buf.drain(..head_end);
+    let (ready, joined) = oneshot::channel();
+    let last = vec![(u32::MAX, 0); rooms.len()];
+    let client = Rc::new(Client {
+        stream,
+        rooms,
+        last: RefCell::new(last),
+        next_ack: Cell::new(0),
+        acks: RefCell::new(HashMap::new()),
+        ready: RefCell::new(Some(ready)),
+        closed: Cell::new(false),
+    });
+    tokio::task::spawn_local(client.clone().run(buf));
+    joined.await.map_err(|_| "no answer".to_string())??;
+    Ok(client)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((p / 100.0 * sorted.len() as f64) as usize).min(sorted.len() - 1)]
+}
+
+/// Publishes and waits for every expected delivery (or for the timeout, or 5 s of silence).
+async fn phase(
+    opts: &Options,
+    name: &str,
+    control: &Client,
+    spec: Value,
+    expected: u64,
+    timeout: Duration,
+) -> Value {
+    STATS.with(|s| {
+        let mut s = s.borrow_mut();
+        s.phase += 1;
+        s.latencies.clear();
+        s.received = 0;
+        s.reordered = 0;
+        s.last_received = 0.0;
+    });
+    let pid = opts.pid.to_string();
+    let cpu0 = cpu_seconds(&pid);
+    let harness0 = cpu_seconds("self");
+    let cores0 = core_times();
+    let t0 = now_ms();
+    let ack = tokio::time::timeout(timeout, control.emit_with_ack("publish", spec))
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| json!([{ "error": "publish ack timeout" }]));
+    let deadline = t0 + timeout.as_secs_f64() * 1000.0;
+    loop {
+        let (received, last) = STATS.with(|s| (s.borrow().received, s.borrow().last_received));
+        let now = now_ms();
+        if received >= expected || now >= deadline || (last > 0.0 && now - last > 5000.0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let cpu = cpu_seconds(&pid) - cpu0;
+    let harness_cpu = cpu_seconds("self") - harness0;
+    let cores: Vec<f64> = core_times()
+        .iter()
+        .zip(&cores0)
+        .map(|((busy, total), (b0, t0))| 100.0 * (busy - b0) as f64 / (total - t0).max(1) as f64)
+        .collect();
+    STATS.with(|s| {
+        let mut s = s.borrow_mut();
+        let end = if s.received >= expected { s.last_received } else { now_ms() };
+        let wall = (end - t0) / 1000.0;
+        let received = s.received;
+        let reordered = s.reordered;
+        let sorted = &mut s.latencies;
+        sorted.sort_unstable_by(f64::total_cmp);
+        let ack = &ack[0];
+        let result = json!({
+            "phase": name,
+            "events": ack.get("emitted"),
+            "publishMs": ack.get("tookMs"),
+            "emitMaxLateMs": ack.get("maxLateMs"),
+            "expected": expected,
+            "received": received,
+            "lost": expected as i64 - received as i64,
+            "reordered": reordered,
+            "p50": percentile(sorted, 50.0),
+            "p99": percentile(sorted, 99.0),
+            "p999": percentile(sorted, 99.9),
+            "max": sorted.last().copied().unwrap_or(f64::NAN),
+            "wallS": wall,
+            "serverCpuS": cpu,
+            "deliveriesPerCpuS": if cpu > 0.0 { received as f64 / cpu } else { f64::NAN },
+            "coreBusyPct": cores,
+            "harnessCpuPct": 100.0 * harness_cpu / wall.max(1e-3),
+        });
+        eprintln!(
+            "[{} n={}] {name}: {received}/{expected} delivered, p99 {:.2} ms, server cpu {cpu:.2} s, harness cpu {:.0}%",
+            opts.label, opts.n, percentile(sorted, 99.0), 100.0 * harness_cpu / wall.max(1e-3)
+        );
+        if let Some(error) = ack.get("error") {
+            eprintln!("[{} n={}] publish: {error}", opts.label, opts.n);
+        }
+        result
+    })
+}
+
+async fn bench(
+    opts: Rc<Options>,
+    result: &mut serde_json::Map<String, Value>,
+) -> Result<(), String> {
+    // ---- phase 1: idle ----
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    result.insert("rssBefore".into(), json!(server_rss(opts.pid)));
+    let rooms_of = |i: usize| {
+        vec![
+            format!("order:{}", i % opts.orders),
+            format!("store:{}", i % opts.stores),
+        ]
+    };
+    let started = Instant::now();
+    let next = Rc::new(Cell::new(0usize));
+    let clients: Rc<RefCell<Vec<Option<Rc<Client>>>>> = Rc::new(RefCell::new(vec![None; opts.n]));
+    let errors: Rc<RefCell<HashMap<String, usize>>> = Rc::default();
+    let workers: Vec<_> = (0..opts.concurrency)
+        .map(|_| {
+            let (opts, next, clients, errors) =
+                (opts.clone(), next.clone(), clients.clone(), errors.clone());
+            tokio::task::spawn_local(async move {
+                while next.get() < opts.n && started.elapsed() < opts.connect_timeout {
+                    let i = next.get();
+                    next.set(i + 1);
+                    let rooms = vec![
+                        format!("order:{}", i % opts.orders),
+                        format!("store:{}", i % opts.stores),
+                    ];
+                    match open(&opts, Some(i), rooms).await {
+                        Ok(client) => clients.borrow_mut()[i] = Some(client),
+                        Err(e) => *errors.borrow_mut().entry(e).or_default() += 1,
+                    }
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        let _ = worker.await;
+    }
+    let clients: Vec<Option<Rc<Client>>> = clients.borrow().clone();
+    let connected = clients.iter().flatten().count();
+    let connect_s = started.elapsed().as_secs_f64();
+    if !errors.borrow().is_empty() {
+        eprintln!(
+            "[{} n={}] connect errors: {:?}",
+            opts.label,
+            opts.n,
+            errors.borrow()
+        );
+    }
+    eprintln!(
+        "[{} n={}] {connected}/{} connected and joined in {connect_s:.1} s",
+        opts.label, opts.n, opts.n
+    );
+    result.insert("connected".into(), json!(connected));
+    result.insert("connectFailed".into(), json!(opts.n - connected));
+    result.insert("connectS".into(), json!(connect_s));
+    let control = open(&opts, None, Vec::new()).await?;
+    tokio::time::sleep(Duration::from_secs(3)).await; // let the server settle
+    let rss_idle = server_rss(opts.pid);
+    result.insert("rssIdle".into(), json!(rss_idle));
+    let rss_before = result["rssBefore"].as_f64().unwrap_or(f64::NAN);
+    result.insert(
+        "rssPerSocket".into(),
+        json!((rss_idle - rss_before) / connected.max(1) as f64),
+    );
+
+    // Expected deliveries per room (only sockets that connected count).
+    let mut members: HashMap<String, u64> = HashMap::new();
+    for (i, client) in clients.iter().enumerate() {
+        if client.is_some() {
+            for room in rooms_of(i) {
+                *members.entry(room).or_default() += 1;
+            }
+        }
+    }
+    let expected_for = |rooms: &[String], count: u64| -> u64 {
+        rooms
+            .iter()
+            .map(|r| count * members.get(r).copied().unwrap_or(0))
+            .sum()
+    };
+
+    // ---- phase 2: fixed rate ----
+    let stores: Vec<String> = (0..opts.stores).map(|k| format!("store:{k}")).collect();
+    let rate_rooms: Vec<String> = stores
+        .iter()
+        .enumerate()
+        .flat_map(|(k, s)| [s.clone(), format!("order:{}", k % opts.orders)])
+        .collect();
+    let rate_count = ((opts.rate * opts.seconds) / rate_rooms.len() as f64)
+        .round()
+        .max(1.0) as u64;
+    let spec = json!({"rooms": rate_rooms, "count": rate_count, "rateHz": opts.rate, "payloadSize": opts.payload});
+    let timeout = Duration::from_secs_f64(opts.seconds + 30.0);
+    let rate = phase(
+        &opts,
+        "rate",
+        &control,
+        spec,
+        expected_for(&rate_rooms, rate_count),
+        timeout,
+    )
+    .await;
+
+    // ---- phase 3: burst ----
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let spec =
+        json!({"rooms": stores, "count": opts.burst, "rateHz": 0, "payloadSize": opts.payload});
+    let expected = expected_for(&stores, opts.burst);
+    let burst = phase(
+        &opts,
+        "burst",
+        &control,
+        spec,
+        expected,
+        Duration::from_secs(60),
+    )
+    .await;
+
+    result.insert("rssAfter".into(), json!(server_rss(opts.pid)));
+    result.insert("phases".into(), json!({ "rate": rate, "burst": burst }));
+    let still_open = clients.iter().flatten().filter(|c| !c.closed.get()).count();
+    result.insert("stillOpen".into(), json!(still_open));
+    Ok(())
+}
+
+fn main() {
+    let opts = match options() {
+        Ok(opts) => Rc::new(opts),
+        Err(e) => {
+            eprintln!("bench_harness: {e}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("bench_harness: no tokio runtime: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut result = serde_json::Map::new();
+    for (k, v) in [
+        ("label", json!(opts.label)),
+        ("n", json!(opts.n)),
+        ("orders", json!(opts.orders)),
+        ("stores", json!(opts.stores)),
+        ("rate", json!(opts.rate)),
+        ("seconds", json!(opts.seconds)),
+        ("burst", json!(opts.burst)),
+        ("payload", json!(opts.payload)),
+    ] {
+        result.insert(k.into(), v);
+    }
+    let hard_limit = opts.connect_timeout + Duration::from_secs_f64(opts.seconds + 240.0);
+    let outcome = runtime.block_on(LocalSet::new().run_until(async {
+        tokio::time::timeout(hard_limit, bench(opts.clone(), &mut result)).await
+    }));
+    let code = match outcome {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            eprintln!("[{} n={}] failed: {e}", opts.label, opts.n);
+            result.insert("error".into(), json!(e));
+            1
+        }
+        Err(_) => {
+            eprintln!("[{} n={}] harness timeout", opts.label, opts.n);
+            result.insert("error".into(), json!("harness timeout"));
+            2
+        }
+    };
+    if let Some(out) = &opts.out {
+        let text = serde_json::to_string_pretty(&Value::Object(result)).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text) {
+            eprintln!("bench_harness: cannot write {out}: {e}");
+        }
+    }
+    // Exits without closing the sockets one by one: the servers see them all go at once.
+    std::process::exit(code);
+}
