@@ -418,6 +418,14 @@ async fn open(
     Ok(client)
 }
 
+/// The rooms socket i joins.
+fn rooms_of(opts: &Options, i: usize) -> Vec<String> {
+    vec![
+        format!("order:{}", i % opts.orders),
+        format!("store:{}", i % opts.stores),
+    ]
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -514,12 +522,6 @@ async fn bench(
     // ---- phase 1: idle ----
     tokio::time::sleep(Duration::from_millis(500)).await;
     result.insert("rssBefore".into(), json!(server_rss(opts.pid)));
-    let rooms_of = |i: usize| {
-        vec![
-            format!("order:{}", i % opts.orders),
-            format!("store:{}", i % opts.stores),
-        ]
-    };
     let started = Instant::now();
     let next = Rc::new(Cell::new(0usize));
     let clients: Rc<RefCell<Vec<Option<Rc<Client>>>>> = Rc::new(RefCell::new(vec![None; opts.n]));
@@ -532,11 +534,7 @@ async fn bench(
                 while next.get() < opts.n && started.elapsed() < opts.connect_timeout {
                     let i = next.get();
                     next.set(i + 1);
-                    let rooms = vec![
-                        format!("order:{}", i % opts.orders),
-                        format!("store:{}", i % opts.stores),
-                    ];
-                    match open(&opts, Some(i), rooms).await {
+                    match open(&opts, Some(i), rooms_of(&opts, i)).await {
                         Ok(client) => clients.borrow_mut()[i] = Some(client),
                         Err(e) => *errors.borrow_mut().entry(e).or_default() += 1,
                     }
@@ -579,7 +577,7 @@ async fn bench(
     let mut members: HashMap<String, u64> = HashMap::new();
     for (i, client) in clients.iter().enumerate() {
         if client.is_some() {
-            for room in rooms_of(i) {
+            for room in rooms_of(&opts, i) {
                 *members.entry(room).or_default() += 1;
             }
         }

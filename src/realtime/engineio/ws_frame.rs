@@ -35,11 +35,7 @@ pub(crate) fn put_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
 pub(crate) fn put_packet(out: &mut Vec<u8>, packet: &Packet) {
     match packet {
         Packet::Binary(data) => put_frame(out, OP_BINARY, data),
-        Packet::Message(text) => {
-            put_header(out, OP_TEXT, text.len() + 1);
-            out.push(b'4');
-            out.extend_from_slice(text.as_bytes());
-        }
+        Packet::Message(text) => put_text_message(out, text),
         other => {
             let text = other.encode_text().unwrap_or_default();
             put_frame(out, OP_TEXT, text.as_bytes());
@@ -51,12 +47,15 @@ pub(crate) fn put_packet(out: &mut Vec<u8>, packet: &Packet) {
 pub(crate) fn put_message(out: &mut Vec<u8>, message: &Message) {
     match message {
         Message::Binary(data) => put_frame(out, OP_BINARY, data),
-        Message::Text(text) => {
-            put_header(out, OP_TEXT, text.len() + 1);
-            out.push(b'4');
-            out.extend_from_slice(text.as_bytes());
-        }
+        Message::Text(text) => put_text_message(out, text),
     }
+}
+
+/// An Engine.IO message packet (`4` and the text) as one text frame.
+fn put_text_message(out: &mut Vec<u8>, text: &str) {
+    put_header(out, OP_TEXT, text.len() + 1);
+    out.push(b'4');
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// The payload of a close frame: the status code, big-endian (1000: normal closure).
