@@ -521,7 +521,8 @@ async fn bench(
 ) -> Result<(), String> {
     // ---- phase 1: idle ----
     tokio::time::sleep(Duration::from_millis(500)).await;
-    result.insert("rssBefore".into(), json!(server_rss(opts.pid)));
+    let rss_before = server_rss(opts.pid);
+    result.insert("rssBefore".into(), json!(rss_before));
     let started = Instant::now();
     let next = Rc::new(Cell::new(0usize));
     let clients: Rc<RefCell<Vec<Option<Rc<Client>>>>> = Rc::new(RefCell::new(vec![None; opts.n]));
@@ -567,7 +568,6 @@ async fn bench(
     tokio::time::sleep(Duration::from_secs(3)).await; // let the server settle
     let rss_idle = server_rss(opts.pid);
     result.insert("rssIdle".into(), json!(rss_idle));
-    let rss_before = result["rssBefore"].as_f64().unwrap_or(f64::NAN);
     result.insert(
         "rssPerSocket".into(),
         json!((rss_idle - rss_before) / connected.max(1) as f64),

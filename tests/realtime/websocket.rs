@@ -60,10 +60,16 @@ async fn open_raw(base: &str, path: &str) -> (TcpStream, String) {
     let mut stream = TcpStream::connect(address).await.unwrap();
     let request = upgrade_request(address, &format!("{path}?EIO=4&transport=websocket"), "13");
     stream.write_all(request.as_bytes()).await.unwrap();
-    read_head(&mut stream).await;
-    let (_, open) = read_frame(&mut stream).await;
+    let sid = read_open(&mut stream).await;
+    (stream, sid)
+}
+
+/// Reads the answer to an upgrade and the open packet after it; returns the sid.
+async fn read_open(stream: &mut TcpStream) -> String {
+    read_head(stream).await;
+    let (_, open) = read_frame(stream).await;
     let open: serde_json::Value = serde_json::from_slice(&open[1..]).unwrap();
-    (stream, open["sid"].as_str().unwrap().to_owned())
+    open["sid"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]
@@ -102,10 +108,7 @@ async fn a_closing_connection_whose_client_stopped_reading_is_ended_after_a_boun
         "13",
     );
     stream.write_all(request.as_bytes()).await.unwrap();
-    read_head(&mut stream).await;
-    let (_, open) = read_frame(&mut stream).await;
-    let open: serde_json::Value = serde_json::from_slice(&open[1..]).unwrap();
-    let sid = open["sid"].as_str().unwrap().to_owned();
+    let sid = read_open(&mut stream).await;
 
     // Megabytes the client does not read (less than the 8 MiB that would drop it), then the
     // server closes the session. The test's handler keeps its session handle all along.
