@@ -10,7 +10,8 @@
 use crate::node::{node_dir, node_ready};
 use pizza_order::realtime::engineio::{EngineConfig, Message};
 use pizza_order::realtime::socketio::adapter::{
-    Adapter, AdapterFactory, BroadcastOptions, LocalSockets, PersistedSession,
+    Adapter, AdapterFactory, BroadcastOptions, LocalSocket, LocalSocketRef, LocalSockets,
+    PersistedSession,
 };
 use pizza_order::realtime::socketio::{
     conformance, AckSender, RecoveryConfig, RedisAdapterFactory, SocketIo, SocketIoConfig,
@@ -82,19 +83,22 @@ fn recovery(window: Duration, max_history: usize) -> Option<RecoveryConfig> {
 
 // ----- the adapter alone -----
 
-/// Records every delivery as (socket, text of the packet, offset).
+type Delivery = (String, String, Option<String>);
+
+/// Plays a namespace where every id is a connected socket, and records every delivery as
+/// (socket, text of the packet, offset).
 #[derive(Default)]
 struct Recorder {
-    delivered: Mutex<Vec<(String, String, Option<String>)>>,
+    delivered: Arc<Mutex<Vec<Delivery>>>,
 }
 
 impl Recorder {
-    fn take(&self) -> Vec<(String, String, Option<String>)> {
+    fn take(&self) -> Vec<Delivery> {
         std::mem::take(&mut *self.delivered.lock().unwrap())
     }
 
     /// Waits until `count` deliveries came, then a little more for any extra one.
-    async fn wait_for(&self, count: usize) -> Vec<(String, String, Option<String>)> {
+    async fn wait_for(&self, count: usize) -> Vec<Delivery> {
         for _ in 0..250 {
             if self.delivered.lock().unwrap().len() >= count {
                 break;
@@ -106,8 +110,13 @@ impl Recorder {
     }
 }
 
-impl LocalSockets for Recorder {
-    fn deliver(&self, socket: &str, messages: &[Message], offset: Option<&str>) {
+struct RecordedSocket {
+    id: String,
+    delivered: Arc<Mutex<Vec<Delivery>>>,
+}
+
+impl LocalSocket for RecordedSocket {
+    fn deliver(&self, messages: &[Message], offset: Option<&str>) {
         let text = match &messages[0] {
             Message::Text(text) => text.clone(),
             Message::Binary(_) => panic!("a packet starts with text"),
@@ -115,7 +124,16 @@ impl LocalSockets for Recorder {
         self.delivered
             .lock()
             .unwrap()
-            .push((socket.to_owned(), text, offset.map(str::to_owned)));
+            .push((self.id.clone(), text, offset.map(str::to_owned)));
+    }
+}
+
+impl LocalSockets for Recorder {
+    fn get(&self, socket: &str) -> Option<LocalSocketRef> {
+        Some(Arc::new(RecordedSocket {
+            id: socket.to_owned(),
+            delivered: Arc::clone(&self.delivered),
+        }))
     }
 }
 

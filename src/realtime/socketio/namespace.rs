@@ -1,13 +1,13 @@
 //! [`Namespace`]: a named channel of the server (`/`, `/store` …) with its auth hook, its
 //! connection callback, its connected sockets and its adapter (rooms, broadcasts, recovery).
 
-use super::adapter::{Adapter, AdapterFactory, LocalSockets, Room};
+use super::adapter::{Adapter, AdapterFactory, LocalSocketRef, LocalSockets, Room};
 use super::broadcast::BroadcastOperator;
 use super::client::Client;
 use super::config::SocketIoConfig;
 use super::handshake::Handshake;
 use super::socket::{EmitError, Socket, SocketParts};
-use crate::realtime::engineio::{Message, Sid};
+use crate::realtime::engineio::Sid;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
@@ -48,27 +48,8 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 }
 
 impl LocalSockets for NamespaceInner {
-    fn deliver(&self, socket: &str, messages: &[Message], offset: Option<&str>) {
-        let socket = read(&self.sockets).get(socket).cloned();
-        if let Some(socket) = socket {
-            socket.deliver(messages, offset);
-        }
-    }
-
-    fn deliver_each(
-        &self,
-        sockets: &mut dyn Iterator<Item = &str>,
-        messages: &[Message],
-        offset: Option<&str>,
-    ) {
-        // One read lock for the whole broadcast. A socket's own writes take its outbox and
-        // session locks, never this one, so holding it here cannot deadlock.
-        let table = read(&self.sockets);
-        for id in sockets {
-            if let Some(socket) = table.get(id) {
-                socket.deliver(messages, offset);
-            }
-        }
+    fn get(&self, socket: &str) -> Option<LocalSocketRef> {
+        read(&self.sockets).get(socket).map(Socket::local_ref)
     }
 }
 

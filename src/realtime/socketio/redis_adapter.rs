@@ -212,7 +212,6 @@ struct Shared {
     recovery: Option<RecoveryConfig>,
     /// This node's room membership (a local adapter without recovery).
     rooms: LocalAdapter,
-    local: Weak<dyn LocalSockets>,
     append: redis::Script,
     stop: AtomicBool,
 }
@@ -237,16 +236,10 @@ impl Shared {
 
     /// Writes a broadcast to this node's matching sockets.
     fn deliver(&self, message: &WireMessage) {
-        let Some(local) = self.local.upgrade() else {
-            return;
-        };
-        let targets = self.rooms.sockets(&message.options());
-        if targets.is_empty() {
-            return;
-        }
-        let messages = packet_messages(&event_packet(&self.namespace, message.client_data(), None));
-        let mut sockets = targets.iter().map(String::as_str);
-        local.deliver_each(&mut sockets, &messages, message.offset.as_deref());
+        self.rooms
+            .deliver(&message.options(), message.offset.as_deref(), || {
+                packet_messages(&event_packet(&self.namespace, message.client_data(), None))
+            });
     }
 
     /// A message from the channel: delivered here unless this node sent it.
@@ -293,8 +286,7 @@ impl RedisAdapter {
             uid: uid.to_owned(),
             keys: Keys::new(prefix, namespace),
             recovery,
-            rooms: LocalAdapter::new(namespace, local.clone(), None, Arc::new(SystemClock)),
-            local,
+            rooms: LocalAdapter::new(namespace, local, None, Arc::new(SystemClock)),
             append: redis::Script::new(APPEND_SCRIPT),
             stop: AtomicBool::new(false),
         });

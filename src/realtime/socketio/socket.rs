@@ -3,7 +3,10 @@
 //! both ways, and disconnect handlers.
 
 use super::ack::{AckError, AckTable};
-use super::adapter::{event_packet, packet_messages, HistoryPacket, PersistedSession, Room};
+use super::adapter::{
+    event_packet, packet_messages, HistoryPacket, LocalSocket, LocalSocketRef, PersistedSession,
+    Room,
+};
 use super::broadcast::BroadcastOperator;
 use super::client::Client;
 use super::handshake::Handshake;
@@ -124,6 +127,19 @@ enum Ending {
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl LocalSocket for SocketInner {
+    /// Held until the CONNECT answer is written (see [`Socket::finish_connect`]), dropped once
+    /// the socket closed.
+    fn deliver(&self, messages: &[Message], offset: Option<&str>) {
+        let mut outbox = lock(&self.outbox);
+        match &mut *outbox {
+            Outbox::Open => self.engine.send_shared(messages),
+            Outbox::Held(held) => held.push((offset.map(str::to_owned), messages.to_vec())),
+            Outbox::Closed => {}
+        }
+    }
 }
 
 impl Socket {
@@ -311,12 +327,12 @@ impl Socket {
 
     /// Writes encoded messages, in order with every other write of this socket.
     pub(crate) fn deliver(&self, messages: &[Message], offset: Option<&str>) {
-        let mut outbox = lock(&self.inner.outbox);
-        match &mut *outbox {
-            Outbox::Open => self.inner.engine.send_shared(messages),
-            Outbox::Held(held) => held.push((offset.map(str::to_owned), messages.to_vec())),
-            Outbox::Closed => {}
-        }
+        self.inner.deliver(messages, offset);
+    }
+
+    /// This socket as its adapter's room sets hold it.
+    pub(crate) fn local_ref(&self) -> LocalSocketRef {
+        Arc::clone(&self.inner) as LocalSocketRef
     }
 
     /// Sends the missed broadcasts (recovery), then the CONNECT answer, then what was written
