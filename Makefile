@@ -76,8 +76,8 @@ fmt:
 	$(CARGO) fmt --all
 
 # The real-time benchmark: Rust Socket.IO server vs the official socket.io 4.8 server, same
-# client harness (examples/bench_harness.rs; tests/bench/). BENCH_SIZES="1000 10000" by default.
-# Not part of `make test`.
+# client harness (examples/bench_harness.rs; tests/bench/). BENCH_SIZES="1000 10000" by default;
+# BENCH_STEERING=rfs (root) receives each packet on its reader's core. Not part of `make test`.
 .PHONY: bench-realtime
 bench-realtime:
 	bash tests/bench/run.sh

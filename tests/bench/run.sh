@@ -8,7 +8,8 @@
 # Every phase has a timeout; all the processes started here are killed on exit.
 #
 # Environment: BENCH_SIZES, BENCH_RATE (events/s, 200), BENCH_SECONDS (10), BENCH_BURST (20 per
-# store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes), BENCH_RUST_WORKERS (1).
+# store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes), BENCH_RUST_WORKERS (1),
+# BENCH_STEERING (loopback; rfs: see below).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -24,10 +25,25 @@ ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 FD_LIMIT=$(ulimit -n)
 echo "open files limit: $FD_LIMIT"
 
+# On loopback a sender runs its peer's whole receive path and wake-up in its own context, so
+# the client's share of every delivery is billed to the server. BENCH_STEERING=rfs (root)
+# turns on Receive Flow Steering on lo for the run: each packet is then received on the core
+# of the process that reads its socket, as with two machines. The settings are restored on exit.
+STEERING=${BENCH_STEERING:-loopback}
+RFS_FILES=(/proc/sys/net/core/rps_sock_flow_entries /sys/class/net/lo/queues/rx-0/rps_flow_cnt
+  /sys/class/net/lo/queues/rx-0/rps_cpus)
+RFS_SAVED=()
+restore_steering() {
+  local i
+  for ((i = ${#RFS_SAVED[@]} - 1; i >= 0; i--)); do echo "${RFS_SAVED[$i]}" >"${RFS_FILES[$i]}" || true; done
+  RFS_SAVED=()
+}
+
 SERVER_PID=
 cleanup() {
   if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
   if [[ -n "${HARNESS_PID:-}" ]]; then kill "$HARNESS_PID" 2>/dev/null || true; fi
+  restore_steering
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -36,6 +52,21 @@ PIN_SERVER=() PIN_HARNESS=()
 if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
   PIN_SERVER=(taskset -c 0) PIN_HARNESS=(taskset -c 1)
 fi
+
+case $STEERING in
+  loopback) ;;
+  rfs)
+    for f in "${RFS_FILES[@]}"; do
+      if [[ ! -w $f ]]; then echo "BENCH_STEERING=rfs needs root: $f is not writable" >&2; exit 2; fi
+    done
+    for f in "${RFS_FILES[@]}"; do RFS_SAVED+=("$(cat "$f")"); done
+    echo 65536 >"${RFS_FILES[0]}"
+    echo 65536 >"${RFS_FILES[1]}"
+    printf '%x\n' $(((1 << $(nproc)) - 1)) >"${RFS_FILES[2]}"
+    echo "receive flow steering on lo for this run (restored on exit)"
+    ;;
+  *) echo "BENCH_STEERING must be loopback or rfs" >&2; exit 2 ;;
+esac
 
 echo "building the Rust server and the client harness (release)"
 cargo build --release --example bench_server --example bench_harness
@@ -97,4 +128,9 @@ done
 node "$BENCH/report.mjs" "$OUT"
 echo
 echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
+if [[ $STEERING == rfs ]]; then
+  echo "receive path: rfs, each packet received on the core of the process that reads its socket."
+else
+  echo "receive path: loopback, in the sender's context (BENCH_STEERING=rfs as with two machines)."
+fi
 echo "node: socket.io $(node -p "require('$BENCH/node_modules/socket.io/package.json').version"), recovery off (its default)."
