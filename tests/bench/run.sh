@@ -56,13 +56,14 @@ fi
 case $STEERING in
   loopback) ;;
   rfs)
+    if [[ ${#PIN_SERVER[@]} -eq 0 ]]; then echo "BENCH_STEERING=rfs needs 2 cores and taskset" >&2; exit 2; fi
     for f in "${RFS_FILES[@]}"; do
       if [[ ! -w $f ]]; then echo "BENCH_STEERING=rfs needs root: $f is not writable" >&2; exit 2; fi
     done
     for f in "${RFS_FILES[@]}"; do RFS_SAVED+=("$(cat "$f")"); done
     echo 65536 >"${RFS_FILES[0]}"
     echo 65536 >"${RFS_FILES[1]}"
-    printf '%x\n' $(((1 << $(nproc)) - 1)) >"${RFS_FILES[2]}"
+    echo 3 >"${RFS_FILES[2]}" # cores 0 (server) and 1 (harness)
     echo "receive flow steering on lo for this run (restored on exit)"
     ;;
   *) echo "BENCH_STEERING must be loopback or rfs" >&2; exit 2 ;;
