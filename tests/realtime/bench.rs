@@ -1,0 +1,153 @@
+//! The benchmark's parts still fit together: `examples/bench_harness` against
+//! `examples/bench_server` (debug builds, which `cargo test --workspace` makes before the tests
+//! run), a few dozen sockets for a second, every delivery accounted for, and
+//! `tests/bench/report.mjs` reading what the harness wrote. Not a measurement: the figures
+//! come from `make bench-realtime`.
+//!
+//! Without the example binaries (e.g. `cargo test --test realtime` alone) the test prints
+//! `SKIPPED` and passes, except on CI (`CI=true`), where it fails.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const SOCKETS: u64 = 60;
+const STORES: u64 = 3;
+const RATE: u64 = 60;
+const BURST: u64 = 2;
+
+/// `target/<profile>/examples`, next to the `deps` folder this test runs from.
+fn examples_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().join("examples")
+}
+
+/// Kills the server however the test ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the server on a free port; returns it and the port.
+fn start_server(binary: &Path) -> (Server, u16) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(binary)
+        .args([&port.to_string(), "1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It prints its banner once it listens.
+    let mut banner = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut banner)
+        .unwrap();
+    assert!(banner.contains(&format!(":{port}/")), "banner: {banner}");
+    (Server(child), port)
+}
+
+fn phase_is_complete(result: &Value, phase: &str, expected: u64) {
+    let p = &result["phases"][phase];
+    assert_eq!(p["expected"], expected, "{phase}: {p}");
+    assert_eq!(p["received"], expected, "{phase}: {p}");
+    assert_eq!(p["lost"], 0, "{phase}: {p}");
+    assert_eq!(p["reordered"], 0, "{phase}: {p}");
+    assert!(p["serverCpuS"].as_f64().unwrap() > 0.0, "{phase}: {p}");
+    assert!(p["p99"].as_f64().unwrap() >= 0.0, "{phase}: {p}");
+}
+
+#[test]
+fn the_harness_drives_the_rust_bench_server_and_the_report_reads_it() {
+    let examples = examples_dir();
+    let (server_bin, harness_bin) = (
+        examples.join("bench_server"),
+        examples.join("bench_harness"),
+    );
+    if !server_bin.is_file() || !harness_bin.is_file() {
+        let message = format!(
+            "no bench_server/bench_harness in {} (cargo test --workspace builds them)",
+            examples.display()
+        );
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+        println!("SKIPPED: {message}");
+        return;
+    }
+
+    let (server, port) = start_server(&server_bin);
+    let dir = std::env::temp_dir().join(format!("bench-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(format!("{SOCKETS}-rust.json"));
+    let status = Command::new(&harness_bin)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--pid",
+            &server.0.id().to_string(),
+        ])
+        .args(["--n", &SOCKETS.to_string(), "--stores", &STORES.to_string()])
+        .args(["--rate", &RATE.to_string(), "--seconds", "1"])
+        .args(["--burst", &BURST.to_string(), "--payload", "16"])
+        // 127.0.0.250 and .251: clear of the benchmark's own 127.0.0.2, .3 …
+        .args([
+            "--addr-base",
+            "250",
+            "--per-addr",
+            "30",
+            "--connect-timeout",
+            "30",
+        ])
+        .args(["--label", "rust", "--out", out.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "harness exited with {status}");
+    drop(server);
+
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(result["connected"], SOCKETS, "{result}");
+    assert_eq!(result["stillOpen"], SOCKETS, "{result}");
+    assert!(result["rssPerSocket"].as_f64().unwrap() > 0.0, "{result}");
+    // Fixed rate: RATE events over the store rooms and as many order rooms, round-robin, each
+    // store room holding SOCKETS / STORES sockets and each order room two.
+    let per_store = SOCKETS / STORES;
+    let rooms = 2 * STORES;
+    let rounds = RATE / rooms;
+    phase_is_complete(&result, "rate", rounds * STORES * (per_store + 2));
+    phase_is_complete(&result, "burst", BURST * STORES * per_store);
+
+    let report = Command::new("node")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/bench/report.mjs"
+        ))
+        .arg(&dir)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    match report {
+        Ok(report) => {
+            let text = String::from_utf8_lossy(&report.stdout);
+            assert!(
+                report.status.success(),
+                "{text}{}",
+                String::from_utf8_lossy(&report.stderr)
+            );
+            assert!(text.contains(&format!("N = {SOCKETS} sockets")), "{text}");
+            assert!(text.contains("deliveries per server CPU-second"), "{text}");
+        }
+        Err(error) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "node: {error}"
+            );
+            println!("SKIPPED the report: no node ({error})");
+        }
+    }
+}
