@@ -251,23 +251,15 @@ impl LocalAdapter {
         }
     }
 
-    /// Writes a broadcast to the sockets here that match, encoding it (`encode`) only if there
-    /// is one: the Redis adapter's delivery of what a node published, which every node gets.
+    /// Writes a broadcast to the sockets here that match: the Redis adapter's delivery of what
+    /// a node published, which every node gets.
     pub(crate) fn deliver(
         &self,
         opts: &BroadcastOptions,
         offset: Option<&str>,
         encode: impl FnOnce() -> Vec<Message>,
     ) {
-        let state = self.lock();
-        let mut targets = target_iter(&state, opts).peekable();
-        if targets.peek().is_none() {
-            return;
-        }
-        let messages = encode();
-        for (_, socket) in targets {
-            socket.deliver(&messages, offset);
-        }
+        deliver_locked(&self.lock(), opts, offset, encode);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -395,15 +387,20 @@ fn target_iter<'a>(
     )
 }
 
-/// Writes a broadcast to its targets here.
+/// Writes a broadcast to its targets here, encoding it (`encode`) only if there is one.
 fn deliver_locked(
     state: &State,
     opts: &BroadcastOptions,
-    messages: &[Message],
     offset: Option<&str>,
+    encode: impl FnOnce() -> Vec<Message>,
 ) {
-    for (_, socket) in target_iter(state, opts) {
-        socket.deliver(messages, offset);
+    let mut targets = target_iter(state, opts).peekable();
+    if targets.peek().is_none() {
+        return;
+    }
+    let messages = encode();
+    for (_, socket) in targets {
+        socket.deliver(&messages, offset);
     }
 }
 
@@ -514,8 +511,9 @@ impl Adapter for LocalAdapter {
         } else {
             (data, None)
         };
-        let messages = packet_messages(&event_packet(&self.namespace, data, None));
-        deliver_locked(&state, opts, &messages, offset.as_deref());
+        deliver_locked(&state, opts, offset.as_deref(), || {
+            packet_messages(&event_packet(&self.namespace, data, None))
+        });
     }
 
     fn append(&self, data: Vec<Value>, opts: &BroadcastOptions) -> Option<HistoryPacket> {
