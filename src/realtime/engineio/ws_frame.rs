@@ -10,8 +10,15 @@ pub(crate) const OP_BINARY: u8 = 0x2;
 pub(crate) const OP_CLOSE: u8 = 0x8;
 pub(crate) const OP_PONG: u8 = 0xA;
 
-/// Appends the header of a final frame of `len` payload bytes.
+/// Appends the header of a final frame of `len` payload bytes, with room for the payload: a
+/// socket's first frame after an idle spell is then one allocation, not a growth per append.
 pub(crate) fn put_header(out: &mut Vec<u8>, opcode: u8, len: usize) {
+    let header = match len {
+        0..126 => 2,
+        126..=0xffff => 4,
+        _ => 10,
+    };
+    out.reserve(header + len);
     out.push(FIN | opcode);
     if len < 126 {
         out.push(len as u8);
