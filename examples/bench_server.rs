@@ -17,71 +17,17 @@
 //!     cargo build --release --example bench_server
 //!     target/release/examples/bench_server [port] [workers]
 
+#[path = "bench_common/mod.rs"]
+mod common;
+
 use actix_web::App;
+use common::{parse_publish, publish};
 use pizza_order::realtime::engineio::{
     configure, serve, EngineConfig, ListenOptions, WebSocketMounts,
 };
 use pizza_order::realtime::socketio::{SocketIo, SocketIoConfig};
 use serde_json::{json, Value};
 use std::net::TcpListener;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-fn now_ms() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64() * 1000.0)
-        .unwrap_or(0.0)
-}
-
-struct Publish {
-    rooms: Vec<String>,
-    count: u64,
-    rate_hz: f64,
-    payload_size: usize,
-}
-
-fn parse_publish(args: &[Value]) -> Option<Publish> {
-    let spec = args.first()?;
-    let rooms: Vec<String> = spec
-        .get("rooms")?
-        .as_array()?
-        .iter()
-        .filter_map(|r| r.as_str().map(str::to_owned))
-        .collect();
-    Some(Publish {
-        rooms,
-        count: spec.get("count")?.as_u64()?,
-        rate_hz: spec.get("rateHz").and_then(Value::as_f64).unwrap_or(0.0),
-        payload_size: spec.get("payloadSize").and_then(Value::as_u64).unwrap_or(0) as usize,
-    })
-}
-
-async fn publish(io: SocketIo, job: Publish) -> Value {
-    let ns = io.of("/");
-    let pad = "x".repeat(job.payload_size);
-    let started = Instant::now();
-    let mut emitted: u64 = 0;
-    let mut max_late = Duration::ZERO;
-    for seq in 0..job.count {
-        for room in &job.rooms {
-            if job.rate_hz > 0.0 {
-                let due = started + Duration::from_secs_f64(emitted as f64 / job.rate_hz);
-                tokio::time::sleep_until(due.into()).await;
-                max_late = max_late.max(Instant::now().saturating_duration_since(due));
-            }
-            let tick = json!({"room": room, "seq": seq, "sentAt": now_ms(), "pad": pad});
-            if let Err(error) = ns.to(room.as_str()).emit("tick", vec![tick]) {
-                eprintln!("tick not emitted: {error}");
-            }
-            emitted += 1;
-        }
-    }
-    json!({
-        "emitted": emitted,
-        "tookMs": started.elapsed().as_secs_f64() * 1000.0,
-        "maxLateMs": max_late.as_secs_f64() * 1000.0,
-    })
-}
 
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
@@ -118,9 +64,14 @@ async fn main() -> std::io::Result<()> {
                 }
                 return;
             };
-            let io = io.clone();
+            let ns = io.of("/");
             tokio::spawn(async move {
-                let result = publish(io, job).await;
+                let result = publish(job, |room, tick| {
+                    if let Err(error) = ns.to(room).emit("tick", vec![tick]) {
+                        eprintln!("tick not emitted: {error}");
+                    }
+                })
+                .await;
                 if let Some(ack) = ack {
                     ack.send(vec![result]);
                 }
