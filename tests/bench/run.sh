@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # The real-time benchmark (`make bench-realtime`): for each N of BENCH_SIZES (default
 # "1000 10000"), the same client harness (examples/bench_harness.rs) against the Rust server
-# (examples/bench_server.rs, release build) and then against the official socket.io 4.8 server
-# (node-server.mjs), each started fresh; then the side-by-side table, the ratios and the goals.
+# (examples/bench_server.rs, release build), then against the official socket.io 4.8 server
+# (node-server.mjs), then against the floor (examples/bench_floor.rs: the sends alone, what
+# the kernel costs), each started fresh; then the side-by-side table, the ratios and the goals.
 #
 # The server runs on core 0 and the harness on core 1 (taskset) when there are 2 cores or more.
 # Every phase has a timeout; all the processes started here are killed on exit.
 #
-# Environment: BENCH_SIZES, BENCH_RATE (events/s, 200), BENCH_SECONDS (10), BENCH_BURST (20 per
-# store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes), BENCH_RUST_WORKERS (1),
-# BENCH_STEERING (loopback; rfs: see below).
+# On a shared VM one run's CPU figures can be off by a third (the host's other tenants), so each
+# N is run BENCH_REPEAT times (default 3), the servers taking turns, and the report gives
+# medians and the ratio of every pair of runs.
+#
+# Environment: BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
+# BENCH_BURST (20 per store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes),
+# BENCH_RUST_WORKERS (1), BENCH_STEERING (loopback; rfs: see below).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 BENCH=$ROOT/tests/bench
 SIZES=${BENCH_SIZES:-"1000 10000"}
+REPEAT=${BENCH_REPEAT:-3}
+if ! [[ $REPEAT =~ ^[1-9][0-9]*$ ]]; then echo "BENCH_REPEAT must be a positive whole number" >&2; exit 2; fi
 RUST_PORT=${BENCH_RUST_PORT:-3100}
 NODE_PORT=${BENCH_NODE_PORT:-3200}
+FLOOR_PORT=${BENCH_FLOOR_PORT:-3300}
 HARNESS_ARGS=(--rate "${BENCH_RATE:-200}" --seconds "${BENCH_SECONDS:-10}" --burst "${BENCH_BURST:-20}"
   --stores "${BENCH_STORES:-50}" --payload "${BENCH_PAYLOAD:-64}")
 
@@ -69,8 +77,8 @@ case $STEERING in
   *) echo "BENCH_STEERING must be loopback or rfs" >&2; exit 2 ;;
 esac
 
-echo "building the Rust server and the client harness (release)"
-cargo build --release --example bench_server --example bench_harness
+echo "building the Rust server, the floor and the client harness (release)"
+cargo build --release --example bench_server --example bench_floor --example bench_harness
 if [[ ! -f $BENCH/node_modules/.package-lock.json || $BENCH/package-lock.json -nt $BENCH/node_modules/.package-lock.json ]]; then
   (cd "$BENCH" && npm install --no-audit --no-fund)
 fi
@@ -87,24 +95,27 @@ wait_port() { # port, timeout s
 }
 
 ADDR=2 # source addresses 127.0.0.<ADDR>...; each run takes fresh ones (TIME_WAIT from the last)
-run_one() { # n, label
-  local n=$1 label=$2 port
+run_one() { # n, label, run
+  local n=$1 label=$2 run=$3 port
   if [[ $label == rust ]]; then
     port=$RUST_PORT
     "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" \
-      >"$OUT/$n-$label.server.log" 2>&1 &
+      >"$OUT/$n-$label.$run.server.log" 2>&1 &
+  elif [[ $label == floor ]]; then
+    port=$FLOOR_PORT
+    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" >"$OUT/$n-$label.$run.server.log" 2>&1 &
   else
     port=$NODE_PORT
-    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" >"$OUT/$n-$label.server.log" 2>&1 &
+    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" >"$OUT/$n-$label.$run.server.log" 2>&1 &
   fi
   SERVER_PID=$!
   wait_port "$port" 30
   local per_addr=5000
   timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
     --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
-    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.json" &
+    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.$run.json" &
   HARNESS_PID=$!
-  wait "$HARNESS_PID" || echo "harness ($label, n=$n) exited with $?" >&2
+  wait "$HARNESS_PID" || echo "harness ($label, n=$n, run $run) exited with $?" >&2
   HARNESS_PID=
   ADDR=$((ADDR + (n + per_addr - 1) / per_addr))
   kill "$SERVER_PID" 2>/dev/null || true
@@ -118,12 +129,15 @@ for n in $SIZES; do
     echo "SKIPPED N=$n: the open files limit is $FD_LIMIT (one descriptor per socket on each side)" >&2
     continue
   fi
-  if ((ADDR + 2 * ((n + 4999) / 5000) > 254)); then
+  if ((ADDR + 3 * REPEAT * ((n + 4999) / 5000) > 254)); then
     echo "SKIPPED N=$n: out of 127.0.0.x source addresses for this run" >&2
     continue
   fi
-  run_one "$n" rust
-  run_one "$n" node
+  for ((run = 1; run <= REPEAT; run++)); do
+    run_one "$n" rust "$run"
+    run_one "$n" node "$run"
+    run_one "$n" floor "$run"
+  done
 done
 
 node "$BENCH/report.mjs" "$OUT"

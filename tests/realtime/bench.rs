@@ -1,8 +1,8 @@
 //! The benchmark's parts still fit together: `examples/bench_harness` against
-//! `examples/bench_server` (debug builds, which `cargo test --workspace` makes before the tests
-//! run), a few dozen sockets for a second, every delivery accounted for, and
-//! `tests/bench/report.mjs` reading what the harness wrote. Not a measurement: the figures
-//! come from `make bench-realtime`.
+//! `examples/bench_server` and `examples/bench_floor` (debug builds, which
+//! `cargo test --workspace` makes before the tests run), a few dozen sockets for a second, every
+//! delivery accounted for, and `tests/bench/report.mjs` reading what the harness wrote. Not a
+//! measurement: the figures come from `make bench-realtime`.
 //!
 //! Without the example binaries (e.g. `cargo test --test realtime` alone) the test prints
 //! `SKIPPED` and passes, except on CI (`CI=true`), where it fails.
@@ -65,28 +65,12 @@ fn phase_is_complete(result: &Value, phase: &str, expected: u64) {
     assert!(p["p99"].as_f64().unwrap() >= 0.0, "{phase}: {p}");
 }
 
-#[test]
-fn the_harness_drives_the_rust_bench_server_and_the_report_reads_it() {
-    let examples = examples_dir();
-    let (server_bin, harness_bin) = (
-        examples.join("bench_server"),
-        examples.join("bench_harness"),
-    );
-    if !server_bin.is_file() || !harness_bin.is_file() {
-        let message = format!(
-            "no bench_server/bench_harness in {} (cargo test --workspace builds them)",
-            examples.display()
-        );
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        println!("SKIPPED: {message}");
-        return;
-    }
-
-    let (server, port) = start_server(&server_bin);
-    let dir = std::env::temp_dir().join(format!("bench-smoke-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(format!("{SOCKETS}-rust.json"));
-    let status = Command::new(&harness_bin)
+/// Runs the harness against `binary` (run 1 of `label`) and checks every delivery arrived.
+fn drive(binary: &Path, harness: &Path, label: &str, addr_base: u8, dir: &Path) {
+    let (server, port) = start_server(binary);
+    // Named as `tests/bench/run.sh` names run 1 of a benchmark.
+    let out = dir.join(format!("{SOCKETS}-{label}.1.json"));
+    let status = Command::new(harness)
         .args([
             "--port",
             &port.to_string(),
@@ -96,19 +80,19 @@ fn the_harness_drives_the_rust_bench_server_and_the_report_reads_it() {
         .args(["--n", &SOCKETS.to_string(), "--stores", &STORES.to_string()])
         .args(["--rate", &RATE.to_string(), "--seconds", "1"])
         .args(["--burst", &BURST.to_string(), "--payload", "16"])
-        // 127.0.0.250 and .251: clear of the benchmark's own 127.0.0.2, .3 …
+        // 127.0.0.250 and up: clear of the benchmark's own 127.0.0.2, .3 …
         .args([
             "--addr-base",
-            "250",
+            &addr_base.to_string(),
             "--per-addr",
             "30",
             "--connect-timeout",
             "30",
         ])
-        .args(["--label", "rust", "--out", out.to_str().unwrap()])
+        .args(["--label", label, "--out", out.to_str().unwrap()])
         .status()
         .unwrap();
-    assert!(status.success(), "harness exited with {status}");
+    assert!(status.success(), "{label}: harness exited with {status}");
     drop(server);
 
     let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -122,6 +106,27 @@ fn the_harness_drives_the_rust_bench_server_and_the_report_reads_it() {
     let rounds = RATE / rooms;
     phase_is_complete(&result, "rate", rounds * STORES * (per_store + 2));
     phase_is_complete(&result, "burst", BURST * STORES * per_store);
+}
+
+#[test]
+fn the_harness_drives_the_rust_server_and_the_floor_and_the_report_reads_them() {
+    let examples = examples_dir();
+    let binaries = ["bench_server", "bench_floor", "bench_harness"].map(|b| examples.join(b));
+    if binaries.iter().any(|b| !b.is_file()) {
+        let message = format!(
+            "no bench_server/bench_floor/bench_harness in {} (cargo test --workspace builds them)",
+            examples.display()
+        );
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+        println!("SKIPPED: {message}");
+        return;
+    }
+    let [server, floor, harness] = &binaries;
+
+    let dir = std::env::temp_dir().join(format!("bench-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    drive(server, harness, "rust", 250, &dir);
+    drive(floor, harness, "floor", 252, &dir);
 
     let report = Command::new("node")
         .arg(concat!(
@@ -141,6 +146,7 @@ fn the_harness_drives_the_rust_bench_server_and_the_report_reads_it() {
             );
             assert!(text.contains(&format!("N = {SOCKETS} sockets")), "{text}");
             assert!(text.contains("deliveries per server CPU-second"), "{text}");
+            assert!(text.contains(&format!("N={SOCKETS}: floor ")), "{text}");
         }
         Err(error) => {
             assert!(
