@@ -2,9 +2,9 @@
 //! Engine.IO v4 protocol test suites do, on one actix-web server.
 //!
 //! - `/socket.io/`: namespaces `/` and `/custom`; on connection each emits `auth` with the
-//!   handshake auth payload (50 ms after the CONNECT answer: see [`AUTH_DELAY`]); on `/`, a `message` event comes back as `message-back` with the
-//!   same arguments (binary attachments included), and `message-with-ack` is acknowledged with
-//!   its own arguments;
+//!   handshake auth payload (50 ms after the CONNECT answer: see [`AUTH_DELAY`]); on `/`, a
+//!   `message` event comes back as `message-back` with the same arguments (binary attachments
+//!   included), and `message-with-ack` is acknowledged with its own arguments;
 //! - `/engine.io/`: a bare Engine.IO server that sends every message back;
 //! - pingInterval 300 ms, pingTimeout 200 ms, maxPayload 1000000, connect timeout 1000 ms, no
 //!   connection state recovery (the suite expects the CONNECT answer to hold only `sid`).
