@@ -75,6 +75,11 @@ async fn official_client_upgrades_from_polling() {
 }
 
 #[tokio::test]
+async fn an_upgrade_in_the_middle_of_a_stream_loses_and_reorders_nothing() {
+    run_scenario("upgrade-mid-stream", WINDOW).await;
+}
+
+#[tokio::test]
 async fn official_client_multiplexes_namespaces() {
     run_scenario("namespaces", WINDOW).await;
 }

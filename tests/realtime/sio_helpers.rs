@@ -71,7 +71,8 @@ pub struct Seen {
 /// `welcome` on connection (`{id, recovered, rooms}`), and the events `join`, `leave`,
 /// `to-room` [room, event, payload], `except-room` [room, event, payload], `to-others`
 /// [event, payload], `room-size` [room], `ask` [event, question, timeout ms] (the server
-/// emits with an ack and acks the answer or the error), `disconnect-me`, `send-binary`;
+/// emits with an ack and acks the answer or the error), `stream` [event, count, interval ms]
+/// (emits `event` with 0, 1, … spaced by the interval), `disconnect-me`, `send-binary`;
 /// and `/private`, which refuses any token but `secret` with "bad token".
 pub fn scenario_io(config: SocketIoConfig) -> (SocketIo, Arc<Seen>) {
     let io = conformance::fixture(config);
@@ -148,6 +149,20 @@ pub fn scenario_io(config: SocketIoConfig) -> (SocketIo, Arc<Seen>) {
                     Err(error) => json!({ "error": error.to_string() }),
                 };
                 ack_with(ack, vec![reply]);
+            });
+        });
+        socket.on("stream", |socket, args, _| {
+            let event = arg_str(&args, 0);
+            let count = args.get(1).and_then(Value::as_u64).unwrap_or(0);
+            let every = Duration::from_millis(args.get(2).and_then(Value::as_u64).unwrap_or(1));
+            let socket = socket.clone();
+            tokio::spawn(async move {
+                for seq in 0..count {
+                    if socket.emit(&event, vec![json!(seq)]).is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(every).await;
+                }
             });
         });
         socket.on("disconnect-me", |socket, _, _| socket.disconnect());

@@ -243,22 +243,28 @@ impl Session {
 
     /// Writes messages shared with other sessions (a broadcast): over WebSocket they are
     /// encoded from the borrowed messages; only polling copies them into its queue.
-    pub(crate) fn send_messages(&self, messages: &[Message]) {
-        if messages.is_empty() {
-            return;
-        }
+    ///
+    /// Returns the connection when the transport is WebSocket, for the caller to write to
+    /// directly from then on (see [`super::handler::DirectWriter`]).
+    pub(crate) fn send_messages(&self, messages: &[Message]) -> Option<WsLink> {
         let mut state = self.lock();
         if state.phase != Phase::Open {
-            return;
+            return None;
         }
         match &state.transport {
-            SessionTransport::WebSocket(ws) => ws.send_messages(messages),
+            SessionTransport::WebSocket(ws) => {
+                ws.send_messages(messages);
+                Some(ws.clone())
+            }
             SessionTransport::Polling => {
-                state
-                    .queue
-                    .extend(messages.iter().cloned().map(Packet::from));
-                drop(state);
-                self.wake.notify_one();
+                if !messages.is_empty() {
+                    state
+                        .queue
+                        .extend(messages.iter().cloned().map(Packet::from));
+                    drop(state);
+                    self.wake.notify_one();
+                }
+                None
             }
         }
     }

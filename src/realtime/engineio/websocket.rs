@@ -150,6 +150,9 @@ impl WsLink {
 
     /// Writes messages in order, each as one frame.
     pub(crate) fn send_messages(&self, messages: &[Message]) {
+        if messages.is_empty() {
+            return;
+        }
         self.write(|pending| {
             for message in messages {
                 ws_frame::put_message(pending, message);

@@ -12,6 +12,7 @@ use super::client::Client;
 use super::handshake::Handshake;
 use super::namespace::NamespaceInner;
 use super::packet::{Packet, RESERVED_EVENTS};
+use crate::realtime::engineio::handler::DirectWriter;
 use crate::realtime::engineio::{self, EngineSocket, Message};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -80,7 +81,9 @@ type DisconnectHandler = Box<dyn FnOnce(&Socket, DisconnectReason) + Send>;
 enum Outbox {
     /// Writes made before the CONNECT answer, with the offset of broadcasts.
     Held(Vec<(Option<String>, Vec<Message>)>),
-    Open,
+    /// Through the engine's session until it hands out its WebSocket connection (at once, or
+    /// after an upgrade from polling), then straight to the connection.
+    Open(Option<DirectWriter>),
     Closed,
 }
 
@@ -135,7 +138,8 @@ impl LocalSocket for SocketInner {
     fn deliver(&self, messages: &[Message], offset: Option<&str>) {
         let mut outbox = lock(&self.outbox);
         match &mut *outbox {
-            Outbox::Open => self.engine.send_shared(messages),
+            Outbox::Open(Some(writer)) => writer.send_shared(messages),
+            Outbox::Open(writer) => *writer = self.engine.send_shared_then_direct(messages),
             Outbox::Held(held) => held.push((offset.map(str::to_owned), messages.to_vec())),
             Outbox::Closed => {}
         }
@@ -347,7 +351,7 @@ impl Socket {
         }
         let connect = Packet::connect(self.namespace(), Some(data));
         let mut outbox = lock(&self.inner.outbox);
-        let Outbox::Held(held) = std::mem::replace(&mut *outbox, Outbox::Open) else {
+        let Outbox::Held(held) = std::mem::replace(&mut *outbox, Outbox::Open(None)) else {
             *outbox = Outbox::Closed;
             return;
         };

@@ -127,6 +127,34 @@ const scenarios = {
     await close(socket);
   },
 
+  // A stream of events that the upgrade from polling to WebSocket cuts in two arrives whole
+  // and in order: first through the session's queue, then straight to the connection. The
+  // upgrade is started by hand in the middle of the stream (`_probe`, what engine.io-client
+  // 6.6 calls itself on open when `upgrade` is on), so the cut always falls inside it.
+  async "upgrade-mid-stream"() {
+    const socket = connect("/", { transports: ["polling", "websocket"], upgrade: false });
+    await connected(socket);
+    const engine = socket.io.engine;
+    check(typeof engine._probe === "function", "engine.io-client has no _probe any more");
+    const count = 300;
+    const got = [];
+    const over = { polling: 0, websocket: 0 };
+    const upgraded = new Promise((resolve) => engine.once("upgrade", resolve));
+    socket.on("seq", (n) => {
+      got.push(n);
+      over[engine.transport.name] += 1;
+      if (got.length === 50) engine._probe("websocket");
+    });
+    socket.emit("stream", "seq", count, 1);
+    await upgraded;
+    await until(() => got.length >= count, `${count} events (got ${got.length})`, 8000);
+    const wrong = got.findIndex((n, i) => n !== i);
+    check(wrong < 0 && got.length === count, `out of order at ${wrong}: ${got.slice(Math.max(0, wrong - 2), wrong + 3)}`);
+    check(over.polling >= 50 && over.websocket > 0, `split ${JSON.stringify(over)}`);
+    await roundTrip(socket, "after");
+    await close(socket);
+  },
+
   // Namespaces multiplexed on one connection; leaving one keeps the other.
   async namespaces() {
     const manager = new Manager(base, { reconnection: false, transports: ["websocket"] });
