@@ -5,11 +5,12 @@
 //! the task owns the TCP stream (handed over by [`super::upgrade`] once the handshake is
 //! answered) and reads into a buffer only while bytes are arriving.
 //!
-//! Writes need no wake-up of the connection's task: the writer (the session, under its lock)
-//! encodes the frames into the [`WsLink`], and the link is written out once the writer's own
-//! task yields, by one flush task for every link written to meanwhile on that thread. So a
-//! broadcast costs one write per socket, and a burst of them too, however many events it
-//! holds. Only what the kernel does not take waits for the connection's task.
+//! Writes need no wake-up of the connection's task: the writer (the session under its lock, or
+//! a Socket.IO socket under its own, see [`super::handler::DirectWriter`]) encodes the frames
+//! into the [`WsLink`], and the link is written out once the writer's own task yields, by one
+//! flush task for every link written to meanwhile on that thread. So a broadcast costs one
+//! write per socket, and a burst of them too, however many events it holds. Only what the
+//! kernel does not take waits for the connection's task.
 
 use super::handler::{DisconnectReason, Message, RequestInfo};
 use super::packet::Packet;
