@@ -77,8 +77,9 @@ fmt:
 
 # The real-time benchmark: Rust Socket.IO server vs the official socket.io 4.8 server vs the
 # floor (the sends alone), same client harness (examples/bench_harness.rs; tests/bench/).
-# BENCH_SIZES="1000 10000" and BENCH_REPEAT=3 (medians) by default; BENCH_STEERING=rfs (root)
-# receives each packet on its reader's core. Not part of `make test`.
+# BENCH_SIZES="1000 10000" and BENCH_REPEAT=3 (medians) by default; BENCH_NET=veth (root) puts
+# the harness on a host of its own (a network namespace), BENCH_NET=rfs receives each packet on
+# its reader's core. Not part of `make test`.
 .PHONY: bench-realtime
 bench-realtime:
 	bash tests/bench/run.sh

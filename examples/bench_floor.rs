@@ -9,7 +9,7 @@
 //! CPU of the two real servers is theirs and how much is the kernel's.
 //!
 //!     cargo build --release --example bench_floor
-//!     target/release/examples/bench_floor [port]
+//!     target/release/examples/bench_floor [port] [host, default 127.0.0.1]
 
 #[path = "bench_common/mod.rs"]
 mod common;
@@ -288,20 +288,27 @@ async fn serve(stream: TcpStream) {
 }
 
 fn main() -> io::Result<()> {
-    let port: u16 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(3300);
+    let mut args = std::env::args().skip(1);
+    let port: u16 = args.next().and_then(|a| a.parse().ok()).unwrap_or(3300);
+    let host: Ipv4Addr = match args.next() {
+        None => Ipv4Addr::LOCALHOST,
+        Some(a) => a.parse().map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("not an IPv4 address: {a}"),
+            )
+        })?,
+    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     runtime.block_on(LocalSet::new().run_until(async move {
         let socket = TcpSocket::new_v4()?;
         socket.set_reuseaddr(true)?;
-        socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
+        socket.bind(SocketAddr::from((host, port)))?;
         let listener = socket.listen(4096)?;
         println!(
-            "bench_floor pid {} on http://127.0.0.1:{port}/socket.io/",
+            "bench_floor pid {} on http://{host}:{port}/socket.io/",
             std::process::id()
         );
         loop {

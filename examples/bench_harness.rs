@@ -9,7 +9,10 @@
 //!     target/release/examples/bench_harness --port 3100 --pid <server pid> --n 1000 \
 //!         --label rust --out r.json
 //!
-//! Socket i connects from 127.0.0.<addr-base + floor(i / per-addr)> (default 2, 5000 each).
+//! Socket i connects to <host>:<port> (default 127.0.0.1) from
+//! <source-net>.<addr-base + floor(i / per-addr)> (default 127.0.0, 2, 5000 each).
+//! `--bill <pid>[,<pid>...]` names other threads whose CPU time counts as the server's: with
+//! BENCH_NET=veth, the server host's network receive thread.
 //!
 //! Phases:
 //!   1. idle: server VmRSS before connecting and after N sockets are connected, each having
@@ -38,7 +41,10 @@ use tokio::task::LocalSet;
 
 struct Options {
     port: u16,
+    host: Ipv4Addr,
+    source_net: [u8; 3],
     pid: u32,
+    bill: Vec<String>,
     n: usize,
     stores: usize,
     orders: usize,
@@ -70,9 +76,34 @@ fn options() -> Result<Options, String> {
         }
     }
     let n: usize = num("n", get("n"), 1000)?;
+    let host = match get("host") {
+        None => Ipv4Addr::LOCALHOST,
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("--host: not an IPv4 address: {s}"))?,
+    };
+    let source_net = match get("source-net") {
+        None => [127, 0, 0],
+        Some(s) => {
+            let [a, b, c, _] = format!("{s}.0")
+                .parse::<Ipv4Addr>()
+                .map_err(|_| {
+                    format!("--source-net: not the first three parts of an IPv4 address: {s}")
+                })?
+                .octets();
+            [a, b, c]
+        }
+    };
+    let bill = get("bill").map_or_else(Vec::new, |s| s.split(',').map(str::to_owned).collect());
+    if let Some(bad) = bill.iter().find(|p| p.parse::<u32>().is_err()) {
+        return Err(format!("--bill: not a pid: {bad}"));
+    }
     Ok(Options {
         port: num("port", get("port"), 3100)?,
+        host,
+        source_net,
         pid: num("pid", get("pid"), 0)?,
+        bill,
         n,
         stores: num("stores", get("stores"), 50)?,
         orders: num("orders", get("orders"), (n / 2).max(1))?,
@@ -361,24 +392,25 @@ async fn open(
     index: Option<usize>,
     rooms: Vec<String>,
 ) -> Result<Rc<Client>, String> {
+    let [a, b, c] = opts.source_net;
     let local = match index {
-        None => Ipv4Addr::LOCALHOST,
-        Some(i) => Ipv4Addr::new(127, 0, 0, (opts.addr_base + i / opts.per_addr) as u8),
+        None => Ipv4Addr::UNSPECIFIED,
+        Some(i) => Ipv4Addr::new(a, b, c, (opts.addr_base + i / opts.per_addr) as u8),
     };
     let socket = TcpSocket::new_v4().map_err(|e| e.to_string())?;
     socket
         .bind(SocketAddr::from((local, 0)))
         .map_err(|e| format!("bind: {e}"))?;
     let stream = socket
-        .connect(SocketAddr::from((Ipv4Addr::LOCALHOST, opts.port)))
+        .connect(SocketAddr::from((opts.host, opts.port)))
         .await
         .map_err(|e| format!("connect: {}", e.kind()))?;
     stream.set_nodelay(true).map_err(|e| e.to_string())?;
     let request = format!(
-        "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\
+        "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {}:{}\r\n\
          Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
          Sec-WebSocket-Version: 13\r\n\r\n",
-        opts.port
+        opts.host, opts.port
     );
     write_all(&stream, request.as_bytes())
         .await
@@ -451,7 +483,9 @@ async fn phase(
         s.last_received = 0.0;
     });
     let pid = opts.pid.to_string();
+    let billed = || opts.bill.iter().map(|p| cpu_seconds(p)).sum::<f64>();
     let cpu0 = cpu_seconds(&pid);
+    let billed0 = billed();
     let harness0 = cpu_seconds("self");
     let cores0 = core_times();
     let t0 = now_ms();
@@ -469,7 +503,8 @@ async fn phase(
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let cpu = cpu_seconds(&pid) - cpu0;
+    let billed_cpu = billed() - billed0;
+    let cpu = cpu_seconds(&pid) - cpu0 + billed_cpu;
     let harness_cpu = cpu_seconds("self") - harness0;
     let cores: Vec<f64> = core_times()
         .iter()
@@ -500,6 +535,7 @@ async fn phase(
             "max": sorted.last().copied().unwrap_or(f64::NAN),
             "wallS": wall,
             "serverCpuS": cpu,
+            "billedCpuS": billed_cpu,
             "deliveriesPerCpuS": if cpu > 0.0 { received as f64 / cpu } else { f64::NAN },
             "coreBusyPct": cores,
             "harnessCpuPct": 100.0 * harness_cpu / wall.max(1e-3),

@@ -1,5 +1,5 @@
 //! The Rust side of the real-time benchmark (`make bench-realtime`, `tests/bench/run.sh`):
-//! the crate's Socket.IO v5 server at `/socket.io/` on 127.0.0.1:<port>, speaking the same
+//! the crate's Socket.IO v5 server at `/socket.io/` on <host>:<port>, speaking the same
 //! small protocol as `tests/bench/node-server.mjs` (the official socket.io 4.8 server):
 //!
 //! - `join` (ack) `[room, ...]`: the socket joins the rooms named; the ack carries how many.
@@ -15,7 +15,7 @@
 //! defaults (ping every 25 s), the same as the Node server's.
 //!
 //!     cargo build --release --example bench_server
-//!     target/release/examples/bench_server [port] [workers]
+//!     target/release/examples/bench_server [port] [workers] [host, default 127.0.0.1]
 
 #[path = "bench_common/mod.rs"]
 mod common;
@@ -34,6 +34,7 @@ async fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let port: u16 = args.next().and_then(|a| a.parse().ok()).unwrap_or(3100);
     let workers: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let host = args.next().unwrap_or_else(|| "127.0.0.1".into());
 
     let io = SocketIo::new(SocketIoConfig {
         recovery: None,
@@ -80,9 +81,9 @@ async fn main() -> std::io::Result<()> {
     });
     let engine = io.engine(EngineConfig::default());
 
-    let listener = TcpListener::bind(("127.0.0.1", port))?;
+    let listener = TcpListener::bind((host.as_str(), port))?;
     println!(
-        "bench_server (rust) pid {} on http://127.0.0.1:{port}/socket.io/ workers {workers}",
+        "bench_server (rust) pid {} on http://{host}:{port}/socket.io/ workers {workers}",
         std::process::id()
     );
     let mounts = WebSocketMounts::new().mount("/socket.io/", &engine);

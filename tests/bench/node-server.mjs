@@ -3,11 +3,12 @@
 // `publish` (ack) {rooms, count, rateHz, payloadSize} -> `tick` {room, seq, sentAt, pad}.
 // Defaults: connection state recovery off, perMessageDeflate off, ping every 25 s.
 //
-//     node tests/bench/node-server.mjs [port]
+//     node tests/bench/node-server.mjs [port] [host, default 127.0.0.1]
 import { createServer } from "node:http";
 import { Server } from "socket.io";
 
 const port = Number(process.argv[2] ?? 3200);
+const host = process.argv[3] ?? "127.0.0.1";
 const nowMs = () => performance.timeOrigin + performance.now();
 
 const httpServer = createServer();
@@ -50,6 +51,6 @@ io.on("connection", (socket) => {
   });
 });
 
-httpServer.listen(port, "127.0.0.1", 4096, () => {
-  console.log(`bench server (node socket.io 4.8) pid ${process.pid} on http://127.0.0.1:${port}/socket.io/`);
+httpServer.listen(port, host, 4096, () => {
+  console.log(`bench server (node socket.io 4.8) pid ${process.pid} on http://${host}:${port}/socket.io/`);
 });

@@ -81,6 +81,9 @@ for (const n of sizes) {
     line("wall time to last delivery (s)", at((p) => p.wallS), ms);
     if (ph === "rate") line("server's paced emits, latest by (ms)", at((p) => p.emitMaxLateMs), f);
     line("server CPU (s)", at((p) => p.serverCpuS), (v) => f(v, 3), true);
+    if ([...rs, ...nd, ...fl].some((r) => r.phases?.[ph]?.billedCpuS > 0)) {
+      line("… of it the server host's receive thread (s)", at((p) => p.billedCpuS ?? 0), (v) => f(v, 3));
+    }
     line("deliveries per server CPU-second", at((p) => p.deliveriesPerCpuS), int, true);
     line("harness CPU (% of one core)", at((p) => p.harnessCpuPct), (v) => f(v, 0));
     const core = (i) => at((p) => p.coreBusyPct?.[i] ?? NaN);

@@ -14,7 +14,7 @@
 #
 # Environment: BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
 # BENCH_BURST (20 per store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes),
-# BENCH_RUST_WORKERS (1), BENCH_STEERING (loopback; rfs: see below).
+# BENCH_RUST_WORKERS (1), BENCH_NET (loopback; rfs, veth: see below).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -33,11 +33,22 @@ ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 FD_LIMIT=$(ulimit -n)
 echo "open files limit: $FD_LIMIT"
 
-# On loopback a sender runs its peer's whole receive path and wake-up in its own context, so
-# the client's share of every delivery is billed to the server. BENCH_STEERING=rfs (root)
-# turns on Receive Flow Steering on lo for the run: each packet is then received on the core
-# of the process that reads its socket, as with two machines. The settings are restored on exit.
-STEERING=${BENCH_STEERING:-loopback}
+# How the harness reaches the servers (BENCH_NET):
+# - loopback (default): 127.0.0.1. A sender runs its peer's whole receive path and wake-up in its
+#   own context, so the client's share of every delivery is billed to the server.
+# - rfs (root): loopback with Receive Flow Steering on lo for the run: each packet is received
+#   on the core of the process that reads its socket. The settings are restored on exit.
+# - veth (root; ip, ethtool): the harness runs on a host of its own, a network namespace behind
+#   a veth pair. Each end receives in its own NAPI thread (GRO on, threaded NAPI; TSO off, as
+#   veth takes that path only for packets GRO can handle): the client end's thread on the
+#   harness's core, the server end's on the server's core and billed to the server (--bill). The
+#   server then pays what it would on a machine of its own: its sends, the link's transmit, and
+#   receiving the clients' ACKs and requests; the clients' receive path is theirs. The namespace
+#   and the pair are removed on exit.
+NET=${BENCH_NET:-loopback}
+SERVER_HOST=127.0.0.1 SOURCE_NET=127.0.0 NETNS=() BILL=()
+VETH_NS=pizza-bench VETH_SERVER=pzb-srv VETH_CLIENT=pzb-cli
+remove_veth() { ip netns del "$VETH_NS" 2>/dev/null || true; }
 RFS_FILES=(/proc/sys/net/core/rps_sock_flow_entries /sys/class/net/lo/queues/rx-0/rps_flow_cnt
   /sys/class/net/lo/queues/rx-0/rps_cpus)
 RFS_SAVED=()
@@ -52,6 +63,7 @@ cleanup() {
   if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
   if [[ -n "${HARNESS_PID:-}" ]]; then kill "$HARNESS_PID" 2>/dev/null || true; fi
   restore_steering
+  if [[ $NET == veth ]]; then remove_veth; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -61,12 +73,12 @@ if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
   PIN_SERVER=(taskset -c 0) PIN_HARNESS=(taskset -c 1)
 fi
 
-case $STEERING in
+case $NET in
   loopback) ;;
   rfs)
-    if [[ ${#PIN_SERVER[@]} -eq 0 ]]; then echo "BENCH_STEERING=rfs needs 2 cores and taskset" >&2; exit 2; fi
+    if [[ ${#PIN_SERVER[@]} -eq 0 ]]; then echo "BENCH_NET=rfs needs 2 cores and taskset" >&2; exit 2; fi
     for f in "${RFS_FILES[@]}"; do
-      if [[ ! -w $f ]]; then echo "BENCH_STEERING=rfs needs root: $f is not writable" >&2; exit 2; fi
+      if [[ ! -w $f ]]; then echo "BENCH_NET=rfs needs root: $f is not writable" >&2; exit 2; fi
     done
     for f in "${RFS_FILES[@]}"; do RFS_SAVED+=("$(cat "$f")"); done
     echo 65536 >"${RFS_FILES[0]}"
@@ -74,7 +86,36 @@ case $STEERING in
     echo 3 >"${RFS_FILES[2]}" # cores 0 (server) and 1 (harness)
     echo "receive flow steering on lo for this run (restored on exit)"
     ;;
-  *) echo "BENCH_STEERING must be loopback or rfs" >&2; exit 2 ;;
+  veth)
+    if [[ ${#PIN_SERVER[@]} -eq 0 ]]; then echo "BENCH_NET=veth needs 2 cores and taskset" >&2; exit 2; fi
+    if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null || ! command -v ethtool >/dev/null; then
+      echo "BENCH_NET=veth needs root, ip and ethtool (apt-get install iproute2 ethtool)" >&2; exit 2
+    fi
+    remove_veth
+    # 198.18.0.0/15 is set aside for benchmarks (RFC 2544): the server is .0.1, the clients .1.x.
+    ip netns add "$VETH_NS"
+    ip link add "$VETH_SERVER" type veth peer name "$VETH_CLIENT" netns "$VETH_NS"
+    ip addr add 198.18.0.1/16 dev "$VETH_SERVER"
+    for ((a = 2; a <= 254; a++)); do echo "addr add 198.18.1.$a/16 dev $VETH_CLIENT"; done | ip -n "$VETH_NS" -batch -
+    ethtool -K "$VETH_SERVER" tso off gro on >/dev/null
+    ip netns exec "$VETH_NS" ethtool -K "$VETH_CLIENT" tso off gro on >/dev/null
+    # A veth end has no queue: when the peer's receive ring (256 packets) is full it drops, and
+    # TCP retransmits 200 ms later. A queue, as a NIC has, lets veth hold the sender back instead.
+    tc qdisc replace dev "$VETH_SERVER" root pfifo limit 100000
+    tc -n "$VETH_NS" qdisc replace dev "$VETH_CLIENT" root pfifo limit 100000
+    ip link set "$VETH_SERVER" up
+    ip -n "$VETH_NS" link set lo up
+    ip -n "$VETH_NS" link set "$VETH_CLIENT" up
+    echo 1 >"/sys/class/net/$VETH_SERVER/threaded"
+    ip netns exec "$VETH_NS" sh -c "echo 1 >/sys/class/net/$VETH_CLIENT/threaded"
+    napi_server=$(pgrep "^napi/$VETH_SERVER") napi_client=$(pgrep "^napi/$VETH_CLIENT")
+    if [[ -z $napi_server || -z $napi_client ]]; then echo "no NAPI threads on the veth pair" >&2; exit 1; fi
+    taskset -pc 0 "$napi_server" >/dev/null
+    taskset -pc 1 "$napi_client" >/dev/null
+    SERVER_HOST=198.18.0.1 SOURCE_NET=198.18.1 NETNS=(ip netns exec "$VETH_NS") BILL=(--bill "$napi_server")
+    echo "harness in network namespace $VETH_NS over veth (removed on exit); server host's receive thread $napi_server billed to the server"
+    ;;
+  *) echo "BENCH_NET must be loopback, rfs or veth" >&2; exit 2 ;;
 esac
 
 echo "building the Rust server, the floor and the client harness (release)"
@@ -88,7 +129,7 @@ echo "results in $OUT"
 
 wait_port() { # port, timeout s
   local deadline=$((SECONDS + $2))
-  until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
+  until (exec 3<>"/dev/tcp/$SERVER_HOST/$1") 2>/dev/null; do
     if ((SECONDS > deadline)); then echo "server on port $1 did not start" >&2; return 1; fi
     sleep 0.2
   done
@@ -99,20 +140,20 @@ run_one() { # n, label, run
   local n=$1 label=$2 run=$3 port
   if [[ $label == rust ]]; then
     port=$RUST_PORT
-    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" \
+    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" "$SERVER_HOST" \
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   elif [[ $label == floor ]]; then
     port=$FLOOR_PORT
-    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" >"$OUT/$n-$label.$run.server.log" 2>&1 &
+    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" "$SERVER_HOST" >"$OUT/$n-$label.$run.server.log" 2>&1 &
   else
     port=$NODE_PORT
-    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" >"$OUT/$n-$label.$run.server.log" 2>&1 &
+    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" "$SERVER_HOST" >"$OUT/$n-$label.$run.server.log" 2>&1 &
   fi
   SERVER_PID=$!
   wait_port "$port" 30
   local per_addr=5000
-  timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
-    --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
+"${NETNS[@]}" timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
+    --host "$SERVER_HOST" --source-net "$SOURCE_NET" "${BILL[@]}" --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
     --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.$run.json" &
   HARNESS_PID=$!
   wait "$HARNESS_PID" || echo "harness ($label, n=$n, run $run) exited with $?" >&2
@@ -140,12 +181,16 @@ for n in $SIZES; do
   done
 done
 
+if [[ $NET == veth ]]; then
+  tx_dropped() { "$@" | awk '/TX:/ { getline; print $4 }'; }
+  echo "veth packets dropped: server end $(tx_dropped ip -s link show "$VETH_SERVER"), client end $(tx_dropped ip -n "$VETH_NS" -s link show "$VETH_CLIENT")"
+fi
 node "$BENCH/report.mjs" "$OUT"
 echo
 echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
-if [[ $STEERING == rfs ]]; then
-  echo "receive path: rfs, each packet received on the core of the process that reads its socket."
-else
-  echo "receive path: loopback, in the sender's context (BENCH_STEERING=rfs as with two machines)."
-fi
+case $NET in
+  loopback) echo "network: loopback, the clients' receive path in the server's context (BENCH_NET=veth: as on two hosts)." ;;
+  rfs) echo "network: loopback with rfs, each packet received on the core of the process that reads its socket." ;;
+  veth) echo "network: veth, the harness on a host of its own (a network namespace); the server host's receive thread billed to the server." ;;
+esac
 echo "node: socket.io $(node -p "require('$BENCH/node_modules/socket.io/package.json').version"), recovery off (its default)."
