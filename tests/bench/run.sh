@@ -88,8 +88,8 @@ case $NET in
     ;;
   veth)
     if [[ ${#PIN_SERVER[@]} -eq 0 ]]; then echo "BENCH_NET=veth needs 2 cores and taskset" >&2; exit 2; fi
-    if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null || ! command -v ethtool >/dev/null; then
-      echo "BENCH_NET=veth needs root, ip and ethtool (apt-get install iproute2 ethtool)" >&2; exit 2
+    if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null || ! command -v tc >/dev/null || ! command -v ethtool >/dev/null; then
+      echo "BENCH_NET=veth needs root, ip, tc and ethtool (apt-get install iproute2 ethtool)" >&2; exit 2
     fi
     remove_veth
     # 198.18.0.0/15 is set aside for benchmarks (RFC 2544): the server is .0.1, the clients .1.x.
@@ -152,8 +152,9 @@ run_one() { # n, label, run
   SERVER_PID=$!
   wait_port "$port" 30
   local per_addr=5000
-"${NETNS[@]}" timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
-    --host "$SERVER_HOST" --source-net "$SOURCE_NET" "${BILL[@]}" --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
+  "${NETNS[@]}" timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
+    --host "$SERVER_HOST" --source-net "$SOURCE_NET" "${BILL[@]}" \
+    --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
     --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.$run.json" &
   HARNESS_PID=$!
   wait "$HARNESS_PID" || echo "harness ($label, n=$n, run $run) exited with $?" >&2

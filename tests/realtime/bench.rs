@@ -41,8 +41,9 @@ fn start_server(binary: &Path) -> (Server, u16) {
         .local_addr()
         .unwrap()
         .port();
+    // Both take the port first; the Rust server's workers default to one.
     let mut child = Command::new(binary)
-        .args([&port.to_string(), "1"])
+        .arg(port.to_string())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
