@@ -304,6 +304,49 @@ pub struct RefundResult {
     pub at: i64,
 }
 
+/// What closing an attempt at the provider found (Alipay's `alipay.trade.close`, WeChat Pay's
+/// close order). A provider closes only an unpaid trade: one paid meanwhile answers `Paid`, and
+/// the caller settles it instead of cancelling the order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CloseOutcome {
+    /// The attempt is closed (now, or before: closing is idempotent); it can never be paid.
+    Closed,
+    /// The payer paid before the close reached the provider.
+    Paid {
+        trade_no: String,
+        amount: Fen,
+        /// Epoch ms.
+        paid_at: i64,
+    },
+}
+
+/// Whether a statement line is money in or money out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatementKind {
+    Payment,
+    Refund,
+}
+
+/// One line of the provider's statement of a period (Alipay's bill download,
+/// `alipay.data.dataservice.bill.downloadurl.query`; WeChat Pay's `downloadbill`): every payment
+/// that succeeded and every refund made in the period, by the provider's clock.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementLine {
+    pub kind: StatementKind,
+    /// Ours (the out-trade-number).
+    pub payment_id: String,
+    /// The provider's trade number.
+    pub trade_no: String,
+    /// Set on refund lines: our refund id.
+    pub refund_id: Option<String>,
+    /// Positive for both kinds.
+    pub amount: Fen,
+    /// When it happened at the provider, epoch ms.
+    pub at: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PaymentError {
     /// The provider could not be reached or answered nothing usable (network, timeout, 5xx):
@@ -350,6 +393,16 @@ pub trait PaymentProvider: Send + Sync {
         refund_id: &str,
         amount: Fen,
     ) -> Result<RefundResult, PaymentError>;
+
+    /// Closes an unpaid attempt so that it can no longer be paid (before our order is
+    /// cancelled at expiry). An unknown payment id is [`PaymentError::Rejected`] with
+    /// [`TRADE_NOT_EXIST`].
+    async fn close(&self, payment_id: &str) -> Result<CloseOutcome, PaymentError>;
+
+    /// Every payment and refund the provider recorded with `from_ms <= at < to_ms`, for
+    /// reconciliation.
+    async fn statement(&self, from_ms: i64, to_ms: i64)
+        -> Result<Vec<StatementLine>, PaymentError>;
 
     /// Reads and verifies a notify body as POSTed to us. A signature that does not verify is
     /// [`PaymentError::BadSignature`]; the caller must then change nothing.

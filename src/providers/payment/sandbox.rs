@@ -20,9 +20,10 @@
 use actors::clock::Clock;
 use actors::domain::money::Fen;
 use actors::providers::payment::{
-    encode_component, encode_form, param, parse_form, sign_params, verify_params, CreatePayment,
-    Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
-    ProviderPaymentStatus, RefundResult, REFUND_REFUSED, SIGN_PARAM, TRADE_NOT_EXIST,
+    encode_component, encode_form, param, parse_form, sign_params, verify_params, CloseOutcome,
+    CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
+    ProviderPaymentStatus, RefundResult, StatementKind, StatementLine, REFUND_REFUSED, SIGN_PARAM,
+    TRADE_NOT_EXIST,
 };
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -619,6 +620,71 @@ impl PaymentProvider for SandboxPayments {
             "sandbox payment refunded"
         );
         Ok(result)
+    }
+
+    async fn close(&self, payment_id: &str) -> Result<CloseOutcome, PaymentError> {
+        let now = self.clock.now_ms();
+        let mut ledger = lock(&self.ledger);
+        let Some(entry) = ledger.get_mut(payment_id) else {
+            return Err(PaymentError::rejected(TRADE_NOT_EXIST, "交易不存在"));
+        };
+        match entry.state {
+            State::Settled {
+                outcome: SettleOutcome::Success,
+                at,
+            } => Ok(CloseOutcome::Paid {
+                trade_no: entry.trade_no.clone(),
+                amount: entry.amount,
+                paid_at: at,
+            }),
+            // A failed or cancelled attempt can no more be paid than a closed one.
+            State::Settled { .. } | State::Closed => Ok(CloseOutcome::Closed),
+            State::Pending => {
+                entry.state = State::Closed;
+                tracing::info!(payment_id, at = now, "sandbox payment closed");
+                Ok(CloseOutcome::Closed)
+            }
+        }
+    }
+
+    async fn statement(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<StatementLine>, PaymentError> {
+        let in_period = |at: i64| from_ms <= at && at < to_ms;
+        let ledger = lock(&self.ledger);
+        let mut lines = Vec::new();
+        for (payment_id, entry) in ledger.iter() {
+            if let State::Settled {
+                outcome: SettleOutcome::Success,
+                at,
+            } = entry.state
+            {
+                if in_period(at) {
+                    lines.push(StatementLine {
+                        kind: StatementKind::Payment,
+                        payment_id: payment_id.clone(),
+                        trade_no: entry.trade_no.clone(),
+                        refund_id: None,
+                        amount: entry.amount,
+                        at,
+                    });
+                }
+            }
+            for refund in entry.refunds.iter().filter(|r| in_period(r.at)) {
+                lines.push(StatementLine {
+                    kind: StatementKind::Refund,
+                    payment_id: payment_id.clone(),
+                    trade_no: entry.trade_no.clone(),
+                    refund_id: Some(refund.refund_id.clone()),
+                    amount: refund.amount,
+                    at: refund.at,
+                });
+            }
+        }
+        lines.sort_by(|a, b| (a.at, &a.payment_id).cmp(&(b.at, &b.payment_id)));
+        Ok(lines)
     }
 
     fn verify_notify(&self, body: &[u8]) -> Result<Notify, PaymentError> {
