@@ -3,6 +3,7 @@
 use crate::config::Settings;
 use crate::housekeeping::Housekeeping;
 use crate::http;
+use crate::http::client_ip::TrustedProxies;
 use crate::realtime::engineio::{self, EngineIo};
 use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
@@ -248,6 +249,11 @@ fn run(
 ) -> anyhow::Result<Server> {
     let static_dir = settings.server.static_dir.clone();
     http::static_files::warn_if_missing(&static_dir);
+    let trusted = web::Data::new(
+        TrustedProxies::parse(&settings.server.trusted_proxies).map_err(|entry| {
+            anyhow::anyhow!("[server] trusted_proxies: {entry:?} is neither an IP nor a CIDR")
+        })?,
+    );
     let data = web::Data::new(state);
     let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
     let options = engineio::ListenOptions {
@@ -257,9 +263,14 @@ fn run(
     let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
             .wrap(middleware::from_fn(http::context::request_id_and_log))
-            .wrap(TracingLogger::default())
+            .wrap(TracingLogger::<http::context::RootSpan>::new())
             .wrap(middleware::Compress::default())
+            // Outermost: every answer gets the headers, errors and the app's files included.
+            .wrap(middleware::from_fn(
+                http::security_headers::security_headers,
+            ))
             .app_data(data.clone())
+            .app_data(trusted.clone())
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())

@@ -106,6 +106,30 @@ pub struct ServerSettings {
     pub data_dir: PathBuf,
     pub static_dir: PathBuf,
     pub workers: usize,
+    /// The proxies (IPs or CIDRs) whose X-Forwarded-For and X-Forwarded-Proto are believed;
+    /// empty: none, the peer address is the client. A list in TOML, or comma-separated in
+    /// PIZZA__SERVER__TRUSTED_PROXIES.
+    #[serde(default, deserialize_with = "list_or_commas")]
+    pub trusted_proxies: Vec<String>,
+}
+
+/// A list, or one comma-separated text (what an environment variable can hold).
+fn list_or_commas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        List(Vec<String>),
+        Text(String),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::List(list) => list,
+        Either::Text(text) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect(),
+    })
 }
 
 #[derive(Clone, Deserialize)]

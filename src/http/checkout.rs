@@ -104,9 +104,8 @@ pub async fn submit(
     raw: web::Json<serde_json::Value>,
 ) -> ApiResult<HttpResponse> {
     let raw = raw.into_inner();
-    let body: SubmitBody = serde_json::from_value(raw.clone()).map_err(|e| {
-        ApiError::bad_input("订单内容不正确", format!("The order is not valid: {e}"))
-    })?;
+    let body: SubmitBody =
+        serde_json::from_value(raw.clone()).map_err(|e| super::extractor_errors::body_error(&e))?;
     let idem = Idempotency::of(&req, format!("submit:{}", user.user_id), &raw)?;
     if let Some(response) = idem.recorded(&state).await? {
         return Ok(response);

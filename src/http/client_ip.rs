@@ -1,28 +1,142 @@
-//! The client's address for rate limits. X-Forwarded-For is the client's own word unless our
-//! proxy wrote it, so it is believed only when the peer is on a private or loopback network
-//! (the load balancer), and then only its last hop, the one that proxy appended.
+//! The client's address, for throttles, SMS limits, payments and logs. `X-Forwarded-For` and
+//! `X-Forwarded-Proto` are anyone's word unless one of our own proxies wrote them, so they are
+//! believed only from the proxies named in `[server] trusted_proxies` (IPs or CIDRs; none by
+//! default): otherwise the peer address is the client. Behind trusted proxies the header is
+//! walked from the right, each trusted hop skipped, and the first untrusted address is the
+//! client: everything left of it was written by the client and proves nothing.
 
-use actix_web::HttpRequest;
-use std::net::IpAddr;
+use actix_web::{web, HttpRequest};
+use std::net::{IpAddr, SocketAddr};
 
-pub fn client_ip(req: &HttpRequest) -> String {
-    let peer = req.peer_addr().map(|a| a.ip());
-    let behind_our_proxy = peer.is_some_and(is_internal);
-    let forwarded = behind_our_proxy
-        .then(|| req.headers().get("x-forwarded-for")?.to_str().ok())
-        .flatten()
-        .and_then(|v| v.rsplit(',').next())
-        .and_then(|hop| hop.trim().parse::<IpAddr>().ok());
-    forwarded
-        .or(peer)
-        .map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
+/// One trusted network: an address and how many leading bits must match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Net {
+    addr: IpAddr,
+    prefix: u8,
 }
 
-fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
-        IpAddr::V6(v6) => v6.is_loopback() || (v6.segments()[0] & 0xfe00) == 0xfc00,
+impl Net {
+    fn parse(text: &str) -> Option<Net> {
+        let (addr, prefix) = match text.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (text, None),
+        };
+        let addr = addr.trim().parse::<IpAddr>().ok()?.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => p.trim().parse::<u8>().ok().filter(|p| *p <= max)?,
+            None => max,
+        };
+        Some(Net { addr, prefix })
     }
+
+    fn contains(&self, ip: IpAddr) -> bool {
+        let bits = |ip: IpAddr| -> (u128, u32) {
+            match ip {
+                IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
+                IpAddr::V6(v6) => (u128::from(v6), 128),
+            }
+        };
+        let (want, width) = bits(self.addr);
+        let (have, have_width) = bits(ip.to_canonical());
+        if width != have_width {
+            return false;
+        }
+        let shift = width - u32::from(self.prefix);
+        // A /0 shifts the whole width out: every address of the family matches.
+        want.checked_shr(shift).unwrap_or(0) == have.checked_shr(shift).unwrap_or(0)
+    }
+}
+
+/// The proxies whose forwarding headers are believed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<Net>);
+
+impl TrustedProxies {
+    /// Parses the configured list; names the first entry that is neither an IP nor a CIDR.
+    pub fn parse<S: AsRef<str>>(entries: &[S]) -> Result<TrustedProxies, String> {
+        entries
+            .iter()
+            .map(|e| Net::parse(e.as_ref()).ok_or_else(|| e.as_ref().to_string()))
+            .collect::<Result<Vec<_>, _>>()
+            .map(TrustedProxies)
+    }
+
+    pub fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|net| net.contains(ip))
+    }
+}
+
+/// One hop of X-Forwarded-For: an address, possibly with a port ("1.2.3.4:5678", "[::1]:80").
+fn hop(text: &str) -> Option<IpAddr> {
+    let text = text.trim();
+    text.parse::<IpAddr>()
+        .ok()
+        .or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
+        .map(|ip| ip.to_canonical())
+}
+
+/// The client address of a request from `peer` carrying the X-Forwarded-For values
+/// `forwarded` (every header line, in order). Pure, so the rules can be read in one table.
+pub fn resolve(peer: IpAddr, forwarded: &[&str], trusted: &TrustedProxies) -> IpAddr {
+    let mut client = peer.to_canonical();
+    if !trusted.trusts(client) {
+        return client;
+    }
+    let hops = forwarded.iter().flat_map(|v| v.split(',')).rev();
+    for text in hops {
+        // A hop that is not an address was not written by a proxy we trust: the last trusted
+        // address reached is all that is known.
+        let Some(ip) = hop(text) else {
+            return client;
+        };
+        client = ip;
+        if !trusted.trusts(ip) {
+            return ip;
+        }
+    }
+    client
+}
+
+fn trusted_of(req: &HttpRequest) -> Option<&TrustedProxies> {
+    req.app_data::<web::Data<TrustedProxies>>()
+        .map(|d| d.get_ref())
+}
+
+fn from_trusted_peer(req: &HttpRequest) -> Option<&TrustedProxies> {
+    let trusted = trusted_of(req)?;
+    let peer = req.peer_addr()?.ip();
+    trusted.trusts(peer).then_some(trusted)
+}
+
+/// The client's address; None only when the connection has no peer address (tests).
+pub fn client_addr(req: &HttpRequest) -> Option<IpAddr> {
+    let peer = req.peer_addr()?.ip();
+    let forwarded: Vec<&str> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let empty = TrustedProxies::default();
+    Some(resolve(peer, &forwarded, trusted_of(req).unwrap_or(&empty)))
+}
+
+/// The client's address as text, the form the limits store ("unknown" without a peer).
+pub fn client_ip(req: &HttpRequest) -> String {
+    client_addr(req).map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
+}
+
+/// Whether the client reached us over TLS. This server speaks plain HTTP only, so TLS is the
+/// proxy's: a trusted proxy's `X-Forwarded-Proto: https` (its last value, the one it wrote).
+pub fn is_https(req: &HttpRequest) -> bool {
+    from_trusted_peer(req).is_some()
+        && req
+            .headers()
+            .get_all("x-forwarded-proto")
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .next_back()
+            .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
 }
 
 #[cfg(test)]
@@ -30,24 +144,146 @@ mod tests {
     use super::*;
     use actix_web::test::TestRequest;
 
+    fn ip(text: &str) -> IpAddr {
+        text.parse()
+            .unwrap_or_else(|_| panic!("test address {text}"))
+    }
+
     #[test]
-    fn forwarded_only_from_our_network_and_only_the_last_hop() {
-        let cases = [
-            ("10.0.0.5:80", Some("1.2.3.4, 5.6.7.8"), "5.6.7.8"),
-            ("127.0.0.1:80", Some("9.9.9.9"), "9.9.9.9"),
-            ("127.0.0.1:80", None, "127.0.0.1"),
-            ("127.0.0.1:80", Some("garbage"), "127.0.0.1"),
-            ("8.8.8.8:80", Some("1.2.3.4"), "8.8.8.8"),
+    fn networks_parse_and_match() {
+        let cases: &[(&str, &str, Option<bool>)] = &[
+            ("10.0.0.0/8", "10.200.1.2", Some(true)),
+            ("10.0.0.0/8", "11.0.0.1", Some(false)),
+            ("192.168.1.7", "192.168.1.7", Some(true)),
+            ("192.168.1.7", "192.168.1.8", Some(false)),
+            ("0.0.0.0/0", "8.8.8.8", Some(true)),
+            ("0.0.0.0/0", "::1", Some(false)),
+            ("fd00::/8", "fd12:3456::1", Some(true)),
+            ("fd00::/8", "fe80::1", Some(false)),
+            ("::1", "::1", Some(true)),
+            // An IPv4 peer seen through a dual-stack socket is still that IPv4 address.
+            ("127.0.0.1", "::ffff:127.0.0.1", Some(true)),
+            ("::/0", "2001:db8::1", Some(true)),
+            ("10.0.0.0/33", "10.0.0.1", None),
+            ("::1/129", "::1", None),
+            ("proxy.local", "10.0.0.1", None),
+            ("10.0.0.0/x", "10.0.0.1", None),
+            ("", "10.0.0.1", None),
         ];
-        for (peer, xff, want) in cases {
+        for (net, addr, want) in cases {
+            let got = TrustedProxies::parse(&[*net])
+                .ok()
+                .map(|t| t.trusts(ip(addr)));
+            assert_eq!(got, *want, "{net} {addr}");
+        }
+        assert_eq!(
+            TrustedProxies::parse(&["10.0.0.1", "nonsense"]),
+            Err("nonsense".to_string())
+        );
+    }
+
+    #[test]
+    fn the_client_is_the_first_untrusted_hop_from_the_right() {
+        let lb =
+            TrustedProxies::parse(&["10.0.0.0/8", "fd00::/8", "127.0.0.1"]).unwrap_or_default();
+        let none = TrustedProxies::default();
+        let cases: &[(&TrustedProxies, &str, &[&str], &str)] = &[
+            // No proxies configured: the header is never believed.
+            (&none, "10.0.0.5", &["1.2.3.4"], "10.0.0.5"),
+            (&none, "127.0.0.1", &["9.9.9.9"], "127.0.0.1"),
+            // Spoofed by a client talking to us directly.
+            (&lb, "8.8.8.8", &["1.2.3.4"], "8.8.8.8"),
+            (&lb, "8.8.8.8", &["10.0.0.9"], "8.8.8.8"),
+            // Behind our proxy: the address it appended.
+            (&lb, "10.0.0.5", &["5.6.7.8"], "5.6.7.8"),
+            // The client's own claim on the left is skipped.
+            (&lb, "10.0.0.5", &["1.2.3.4, 5.6.7.8"], "5.6.7.8"),
+            // A chain of our proxies: skip each trusted hop.
+            (
+                &lb,
+                "10.0.0.5",
+                &["1.2.3.4, 5.6.7.8, 10.1.1.1, 10.2.2.2"],
+                "5.6.7.8",
+            ),
+            // A client claiming to be our proxy is still caught at its real address.
+            (&lb, "10.0.0.5", &["10.9.9.9, 5.6.7.8"], "5.6.7.8"),
+            // Several header lines are one list, in order.
+            (
+                &lb,
+                "10.0.0.5",
+                &["1.2.3.4", "5.6.7.8, 10.1.1.1"],
+                "5.6.7.8",
+            ),
+            // No header, or an empty one: the peer.
+            (&lb, "10.0.0.5", &[], "10.0.0.5"),
+            (&lb, "10.0.0.5", &[""], "10.0.0.5"),
+            // Garbage written where our proxy's hop should be: nothing beyond the proxy.
+            (&lb, "10.0.0.5", &["garbage"], "10.0.0.5"),
+            (&lb, "10.0.0.5", &["5.6.7.8, garbage"], "10.0.0.5"),
+            (&lb, "10.0.0.5", &["garbage, 10.1.1.1"], "10.1.1.1"),
+            // Garbage left of the real client is the client's own business.
+            (&lb, "10.0.0.5", &["garbage, 5.6.7.8"], "5.6.7.8"),
+            (&lb, "10.0.0.5", &["1.2.3.4;drop table, 5.6.7.8"], "5.6.7.8"),
+            // Every hop trusted: an internal client, the leftmost.
+            (&lb, "10.0.0.5", &["10.3.3.3, 10.1.1.1"], "10.3.3.3"),
+            // Ports, and IPv6 in every form.
+            (&lb, "10.0.0.5", &["5.6.7.8:4711"], "5.6.7.8"),
+            (&lb, "10.0.0.5", &["2001:db8::1"], "2001:db8::1"),
+            (&lb, "10.0.0.5", &["[2001:db8::1]:443"], "2001:db8::1"),
+            (&lb, "fd00::2", &["2001:db8::7, fd00::1"], "2001:db8::7"),
+            (&lb, "2001:db8::9", &["1.2.3.4"], "2001:db8::9"),
+            (&lb, "::ffff:10.0.0.5", &["::ffff:5.6.7.8"], "5.6.7.8"),
+            (&lb, "127.0.0.1", &["  5.6.7.8  "], "5.6.7.8"),
+        ];
+        for (trusted, peer, forwarded, want) in cases {
+            assert_eq!(
+                resolve(ip(peer), forwarded, trusted),
+                ip(want),
+                "{peer} {forwarded:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn requests_read_the_configured_proxies() {
+        let trusted = web::Data::new(TrustedProxies::parse(&["127.0.0.1"]).unwrap_or_default());
+        let from = |peer: &str, xff: Option<&str>, proto: Option<&str>, with: bool| {
             let mut req = TestRequest::default().peer_addr(
                 peer.parse()
-                    .unwrap_or_else(|_| std::net::SocketAddr::from(([0, 0, 0, 0], 0))),
+                    .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0))),
             );
+            if with {
+                req = req.app_data(trusted.clone());
+            }
             if let Some(xff) = xff {
                 req = req.insert_header(("x-forwarded-for", xff));
             }
-            assert_eq!(client_ip(&req.to_http_request()), want, "{peer} {xff:?}");
-        }
+            if let Some(proto) = proto {
+                req = req.insert_header(("x-forwarded-proto", proto));
+            }
+            let req = req.to_http_request();
+            (client_ip(&req), is_https(&req))
+        };
+        let t = |a: &str, b: bool| (a.to_string(), b);
+        assert_eq!(
+            from("127.0.0.1:80", Some("9.9.9.9"), Some("https"), true),
+            t("9.9.9.9", true)
+        );
+        assert_eq!(
+            from("127.0.0.1:80", Some("9.9.9.9"), Some("http"), true),
+            t("9.9.9.9", false)
+        );
+        assert_eq!(
+            from("127.0.0.1:80", None, Some("http, https"), true),
+            t("127.0.0.1", true)
+        );
+        assert_eq!(
+            from("8.8.8.8:80", Some("9.9.9.9"), Some("https"), true),
+            t("8.8.8.8", false)
+        );
+        assert_eq!(
+            from("127.0.0.1:80", Some("9.9.9.9"), Some("https"), false),
+            t("127.0.0.1", false)
+        );
     }
 }

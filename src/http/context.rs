@@ -94,3 +94,38 @@ impl FromRequest for Ctx {
         ready(Ok(ctx))
     }
 }
+
+/// The request's span, as tracing-actix-web's default builds it but with the client address
+/// from our trusted proxies rule: the default believes X-Forwarded-For from anyone.
+pub struct RootSpan;
+
+impl tracing_actix_web::RootSpanBuilder for RootSpan {
+    fn on_request_start(request: &ServiceRequest) -> tracing::Span {
+        let request_id = request
+            .extensions()
+            .get::<RequestId>()
+            .map(|id| id.to_string())
+            .unwrap_or_default();
+        let route = request.match_pattern().unwrap_or_else(|| "default".into());
+        let client_ip = super::client_ip::client_ip(request.request());
+        tracing::info_span!(
+            "HTTP request",
+            http.method = %request.method(),
+            http.route = %route,
+            http.client_ip = %client_ip,
+            http.target = %request.uri().path_and_query().map(|p| p.as_str()).unwrap_or(""),
+            http.status_code = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+            request_id = %request_id,
+            exception.message = tracing::field::Empty,
+            exception.details = tracing::field::Empty,
+        )
+    }
+
+    fn on_request_end<B: MessageBody>(
+        span: tracing::Span,
+        outcome: &Result<ServiceResponse<B>, actix_web::Error>,
+    ) {
+        tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
+}

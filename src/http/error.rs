@@ -99,6 +99,9 @@ pub enum ApiError {
     /// "-7", the names in the message, data is the fresh cart (those items disabled).
     #[error("sold out: {}", names.en)]
     SoldOut { names: Msg, cart: serde_json::Value },
+    /// A body over the size limit.
+    #[error("payload too large")]
+    PayloadTooLarge,
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -158,6 +161,7 @@ impl ApiError {
             ApiError::SoldOut { .. } => "-7",
             ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
+            ApiError::PayloadTooLarge => "413",
             ApiError::Unavailable(_) => "503",
             ApiError::Internal(_) => "500",
         }
@@ -186,6 +190,9 @@ impl ApiError {
             }
             ApiError::IllegalRequest => Msg::fixed("非法请求", "Illegal request"),
             ApiError::Forbidden => Msg::fixed("无权操作", "You are not allowed to do this"),
+            ApiError::PayloadTooLarge => {
+                Msg::fixed("请求内容过大", "The request body is too large")
+            }
             ApiError::TooFrequent => Msg::fixed(
                 "请求频繁，请稍后再试",
                 "Too many requests, please try again later",
@@ -231,6 +238,7 @@ impl ResponseError for ApiError {
             ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
             ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -331,6 +339,7 @@ mod tests {
                 names: Msg::fixed("可口可乐", "Coca-Cola"),
                 cart: serde_json::Value::Null,
             },
+            ApiError::PayloadTooLarge,
         ];
         let expected = [
             ("400", 400),
@@ -352,6 +361,7 @@ mod tests {
             ("-6", 409),
             ("01", 502),
             ("-7", 409),
+            ("413", 413),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

@@ -42,17 +42,9 @@ pub async fn ip(
     Ok(Reply::new(info).cached_for(seconds))
 }
 
-/// The client's address: the first X-Forwarded-For hop when a proxy set it, else the peer.
+/// The client's address (trusted proxies only, see client_ip), loopback without a peer.
 fn client_ip(req: &HttpRequest) -> IpAddr {
-    let info = req.connection_info();
-    info.realip_remote_addr()
-        .and_then(|s| {
-            s.parse::<std::net::SocketAddr>()
-                .map(|a| a.ip())
-                .ok()
-                .or_else(|| s.parse().ok())
-        })
-        .unwrap_or(IpAddr::from([127, 0, 0, 1]))
+    super::client_ip::client_addr(req).unwrap_or(IpAddr::from([127, 0, 0, 1]))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -25,6 +25,7 @@ pub mod orders;
 pub mod params;
 pub mod payments;
 pub mod sandbox;
+pub mod security_headers;
 pub mod session;
 pub mod staff_session;
 pub mod static_files;
@@ -133,6 +134,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 })),
         )
         // The sandbox provider's own pages, outside the API (only while it is configured).
+        .service(sandbox::cashier_js)
+        .service(sandbox::cashier_css)
         .service(sandbox::cashier)
         .service(sandbox::pay)
         .configure(|cfg| static_files::configure(cfg, static_dir));

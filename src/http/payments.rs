@@ -45,8 +45,13 @@ impl From<PayFailure> for ApiError {
                     "The payment service is unavailable, please try again later",
                 ))
             }
+            // The provider's own words are for our logs, not the customer.
             PayFailure::Provider(e) => {
-                ApiError::bad_input(format!("支付失败：{e}"), format!("Payment failed: {e}"))
+                tracing::warn!(error = %e, "payment provider refused");
+                ApiError::bad_input(
+                    "支付失败，请稍后再试或更换支付方式",
+                    "Payment failed, please try again or choose another method",
+                )
             }
             PayFailure::Order(e) => e.into(),
             PayFailure::Db(e) => e.into(),
@@ -117,12 +122,8 @@ pub async fn create(
     raw: web::Json<serde_json::Value>,
 ) -> ApiResult<HttpResponse> {
     let raw = raw.into_inner();
-    let body: CreatePaymentBody = serde_json::from_value(raw.clone()).map_err(|e| {
-        ApiError::bad_input(
-            "支付请求不正确",
-            format!("The payment request is not valid: {e}"),
-        )
-    })?;
+    let body: CreatePaymentBody =
+        serde_json::from_value(raw.clone()).map_err(|e| super::extractor_errors::body_error(&e))?;
     let idem = Idempotency::of(&req, format!("pay:{}", user.user_id), &raw)?;
     if let Some(response) = idem.recorded(&state).await? {
         return Ok(response);

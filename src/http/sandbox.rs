@@ -3,7 +3,7 @@
 
 use super::error::{ApiError, ApiResult};
 use crate::providers::payment::sandbox::{
-    cashier_not_found_page, cashier_page, SettleError, SettleOutcome,
+    cashier_not_found_page, cashier_page, SettleError, SettleOutcome, PAGE_SCRIPT, PAGE_STYLE,
 };
 use crate::state::AppState;
 use actix_web::{get, post, web, HttpResponse};
@@ -28,6 +28,31 @@ pub async fn cashier(state: web::Data<AppState>, path: web::Path<String>) -> Htt
             actix_web::http::StatusCode::NOT_FOUND,
             cashier_not_found_page(),
         ),
+    }
+}
+
+fn asset(content_type: &str, body: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+/// The cashier's script, a file of its own: the Content-Security-Policy allows no inline script.
+#[get("/sandbox/cashier.js")]
+pub async fn cashier_js(state: web::Data<AppState>) -> HttpResponse {
+    match &state.sandbox_payments {
+        Some(_) => asset("text/javascript; charset=utf-8", PAGE_SCRIPT),
+        None => HttpResponse::NotFound().finish(),
+    }
+}
+
+/// The cashier's style sheet.
+#[get("/sandbox/cashier.css")]
+pub async fn cashier_css(state: web::Data<AppState>) -> HttpResponse {
+    match &state.sandbox_payments {
+        Some(_) => asset("text/css; charset=utf-8", PAGE_STYLE),
+        None => HttpResponse::NotFound().finish(),
     }
 }
 
@@ -56,9 +81,13 @@ pub async fn pay(
     match sandbox.settle(&path, body.outcome) {
         Ok(return_url) => Ok(web::Json(PayAnswer { return_url })),
         Err(SettleError::NotFound) => Err(ApiError::not_found("支付记录不存在", "No such payment")),
-        Err(e @ (SettleError::Expired | SettleError::AlreadySettled)) => Err(ApiError::conflict(
-            format!("无法支付：{e}"),
-            format!("Cannot pay: {e}"),
+        Err(SettleError::Expired) => Err(ApiError::conflict(
+            "支付已超时，无法支付",
+            "This payment has expired and cannot be paid",
+        )),
+        Err(SettleError::AlreadySettled) => Err(ApiError::conflict(
+            "该支付已处理，无法再次支付",
+            "This payment has already been settled",
         )),
     }
 }

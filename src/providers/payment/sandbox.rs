@@ -872,7 +872,9 @@ fn method_label(method: PayMethod) -> &'static str {
     }
 }
 
-const PAGE_STYLE: &str = r#"
+/// The cashier's style sheet, served at [`CASHIER_CSS_PATH`]: the Content-Security-Policy
+/// allows no inline style element.
+pub const PAGE_STYLE: &str = r#"
 :root{color-scheme:light;--brand:#c8102e;--ink:#1f2328;--muted:#6b7280;--line:#e5e7eb;--bg:#f4f4f6}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Segoe UI",Roboto,sans-serif}
@@ -895,7 +897,9 @@ button:disabled{opacity:.5;cursor:default}
 #msg{min-height:1.5em;text-align:center;color:var(--muted);font-size:14px;margin:16px 0 0}
 "#;
 
-const PAGE_SCRIPT: &str = r#"
+/// The cashier's script, served at [`CASHIER_JS_PATH`]: the Content-Security-Policy allows no
+/// inline script.
+pub const PAGE_SCRIPT: &str = r#"
 (function () {
   var root = document.getElementById('cashier');
   var msg = document.getElementById('msg');
@@ -945,9 +949,12 @@ const PAGE_SCRIPT: &str = r#"
 })();
 "#;
 
+pub const CASHIER_CSS_PATH: &str = "/sandbox/cashier.css";
+pub const CASHIER_JS_PATH: &str = "/sandbox/cashier.js";
+
 fn page(title: &str, root_attrs: &str, body: &str, script: bool) -> String {
     let script = if script {
-        format!("<script>{PAGE_SCRIPT}</script>")
+        format!("<script src=\"{CASHIER_JS_PATH}\"></script>")
     } else {
         String::new()
     };
@@ -955,7 +962,7 @@ fn page(title: &str, root_attrs: &str, body: &str, script: bool) -> String {
         "<!doctype html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">\n\
          <meta name=\"robots\" content=\"noindex\">\n<title>{title}</title>\n\
-         <style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main id=\"cashier\"{root_attrs}>\n\
+         <link rel=\"stylesheet\" href=\"{CASHIER_CSS_PATH}\">\n</head>\n<body>\n<main id=\"cashier\"{root_attrs}>\n\
          <span class=\"badge\">沙箱环境，不会扣款 · Sandbox, no real money</span>\n{body}</main>\n\
          {script}\n</body>\n</html>\n"
     )
@@ -965,7 +972,7 @@ fn page(title: &str, root_attrs: &str, body: &str, script: bool) -> String {
 /// the order number and, while open, Pay / Fail / Cancel buttons that POST `{outcome}` to
 /// `/sandbox/api/pay/{paymentId}` and then go to the answered `returnUrl` (read from the body
 /// or from the API envelope's `data`). A settled or closed attempt shows its state instead.
-/// Served as `text/html; charset=utf-8`; it needs inline script and style.
+/// Served as `text/html; charset=utf-8`; its script and style are files of their own.
 pub fn cashier_page(view: &CashierView) -> String {
     let pay_url = format!("/sandbox/api/pay/{}", encode_component(&view.payment_id));
     let left_ms = (view.expires_at - view.now).max(0);
@@ -1666,12 +1673,16 @@ mod tests {
             "data-outcome=\"success\"",
             "data-outcome=\"fail\"",
             "data-outcome=\"cancel\"",
-            "returnUrl",
+            "<script src=\"/sandbox/cashier.js\"></script>",
+            "<link rel=\"stylesheet\" href=\"/sandbox/cashier.css\">",
             "支付宝",
         ] {
             assert!(html.contains(want), "missing {want}");
         }
         assert!(!html.contains("O<1>"));
+        // Nothing inline: the Content-Security-Policy would refuse it.
+        assert!(!html.contains("<script>") && !html.contains("<style"));
+        assert!(PAGE_SCRIPT.contains("returnUrl"));
 
         for (state, label) in [
             (CashierState::Paid, "已支付"),
@@ -1685,7 +1696,7 @@ mod tests {
             });
             assert!(html.contains(label), "{state:?}");
             assert!(!html.contains("data-outcome"), "{state:?}");
-            assert!(!html.contains("<script>"), "{state:?}");
+            assert!(!html.contains("<script"), "{state:?}");
         }
         // Open but out of time: no buttons either.
         let late = cashier_page(&CashierView {

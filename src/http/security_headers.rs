@@ -1,0 +1,117 @@
+//! Security headers on every response: the API, the app and its assets, the sandbox cashier and
+//! the Swagger UI. The rules and the reasons for each choice are in docs/security.md.
+
+use super::client_ip::is_https;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
+
+/// Where the pay forms of the web flows post to: the sandbox cashier is our own origin, the
+/// Alipay and UnionPay gateways are theirs. A form the app submits for the customer must be
+/// allowed here, or the browser refuses to leave for the provider.
+const FORM_TARGETS: &str =
+    "'self' https://openapi.alipay.com https://mapi.alipay.com https://gateway.95516.com";
+
+/// A year, the usual HSTS lifetime; no includeSubDomains, since other hosts of the domain are
+/// not ours to promise TLS for.
+const HSTS: &str = "max-age=31536000";
+
+/// The policy. Scripts only from our origin: no inline script, no eval. Style elements only
+/// from our origin too (an injected `<style>` could read attribute values out through
+/// selectors), but style *attributes* are allowed (`style-src-attr`): the providers' pay forms
+/// carry `style="display:none"`, and an attribute styles only its own element and can load
+/// nothing beyond `img-src`.
+pub fn content_security_policy(host: Option<&str>) -> String {
+    // CSP 3 lets 'self' match ws(s) on the same host, but older WebViews (the chat and pay
+    // apps' browsers) do not: name the socket origin too.
+    let sockets = host
+        .filter(|h| is_authority(h))
+        .map(|h| format!(" ws://{h} wss://{h}"))
+        .unwrap_or_default();
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'; style-src-elem 'self'; \
+         style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; \
+         connect-src 'self'{sockets}; object-src 'none'; base-uri 'self'; \
+         frame-ancestors 'none'; form-action {FORM_TARGETS}"
+    )
+}
+
+/// A Host header fit to be written into the policy: a name or address and a port, nothing
+/// that could end a directive or add a source.
+fn is_authority(host: &str) -> bool {
+    !host.is_empty()
+        && host.len() <= 255
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+}
+
+pub async fn security_headers(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let https = is_https(req.request());
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned);
+    let mut res = next.call(req).await?;
+    let headers = res.headers_mut();
+    let csp = content_security_policy(host.as_deref());
+    if let Ok(value) = HeaderValue::from_str(&csp) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
+    if https {
+        headers.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static(HSTS),
+        );
+    } else {
+        // Over plain HTTP the header means nothing to a browser, and a proxy must not pass on
+        // one from elsewhere.
+        headers.remove(header::STRICT_TRANSPORT_SECURITY);
+    }
+    Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_names_the_socket_origin_only_for_a_clean_host() {
+        let with = content_security_policy(Some("pizza.example.com:8443"));
+        assert!(with.contains(
+            "connect-src 'self' ws://pizza.example.com:8443 wss://pizza.example.com:8443;"
+        ));
+        for dirty in ["evil.com; script-src *", "a b", "", "x'y", "h\"", "a/b"] {
+            let csp = content_security_policy(Some(dirty));
+            assert!(csp.contains("connect-src 'self';"), "{dirty}: {csp}");
+        }
+        let csp = content_security_policy(None);
+        for want in [
+            "default-src 'self'",
+            "script-src 'self';",
+            "frame-ancestors 'none'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "img-src 'self' data:",
+        ] {
+            assert!(csp.contains(want), "{want}");
+        }
+        assert!(!csp.contains("unsafe-eval"));
+        assert_eq!(csp.matches("'unsafe-inline'").count(), 1);
+        assert!(csp.contains("style-src-attr 'unsafe-inline'"));
+    }
+}
