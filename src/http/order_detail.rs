@@ -402,7 +402,10 @@ pub async fn comment(
             "The rating is from 1 to 5",
         ));
     }
-    let text = body.text.trim().to_string();
+    // Staff read it: hidden characters go, as from a remark.
+    let text = actors::domain::validators::strip_hidden(body.text.trim())
+        .trim()
+        .to_string();
     if text.chars().count() > 200 {
         return Err(ApiError::bad_input(
             "评价最多200个字",

@@ -253,7 +253,11 @@ pub async fn refuse(
     path: web::Path<String>,
     body: web::Json<RefuseBody>,
 ) -> ApiResult<Reply<TabletMoveDto>> {
-    let reason: String = body.into_inner().reason.chars().take(100).collect();
+    // The customer reads the reason: hidden characters go.
+    let reason: String = actors::domain::validators::strip_hidden(body.into_inner().reason.trim())
+        .chars()
+        .take(100)
+        .collect();
     store_move(&state, &staff, &path, Command::Refuse { reason }).await
 }
 

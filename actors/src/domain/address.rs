@@ -7,7 +7,7 @@ use super::catalog::LngLat;
 use super::geo::{is_illegal_latitude, parse_query_point};
 use super::lang::Lang;
 use super::phone::{Phone, PhoneError};
-use super::validators::ILLEGAL_CHARS;
+use super::validators::{display_text, ILLEGAL_CHARS};
 use serde::{Deserialize, Serialize};
 
 pub const CONTACT_NAME_MAX_CHARS: usize = 16;
@@ -18,12 +18,16 @@ pub enum AddressError {
     ContactNameEmpty,
     ContactNameIllegal,
     ContactNameTooLong,
+    /// Control, bidi or zero-width characters: what the rider reads would not be what was typed.
+    ContactNameInvisible,
     Phone(PhoneError),
     BaseAddressEmpty,
     BaseAddressIllegal,
     HouseNumberEmpty,
     HouseNumberIllegal,
     HouseNumberTooLong,
+    HouseNumberInvisible,
+    BaseAddressInvisible,
     IllegalLocation,
     DefaultNotDeletable,
     SelectedNotDeletable,
@@ -42,6 +46,18 @@ impl AddressError {
             ContactNameTooLong => (
                 "联系人不能超过16个字符",
                 "Contact name cannot exceed 16 characters",
+            ),
+            ContactNameInvisible => (
+                "联系人不能包含控制字符或不可见字符",
+                "Contact name cannot contain control or invisible characters",
+            ),
+            BaseAddressInvisible => (
+                "收货地址不能包含控制字符或不可见字符",
+                "Delivery address cannot contain control or invisible characters",
+            ),
+            HouseNumberInvisible => (
+                "门牌号不能包含控制字符或不可见字符",
+                "House number cannot contain control or invisible characters",
             ),
             BaseAddressEmpty => ("收货地址不能为空", "Delivery address cannot be empty"),
             BaseAddressIllegal => (
@@ -77,10 +93,14 @@ impl AddressError {
     pub fn field(&self) -> &'static str {
         use AddressError::*;
         match self {
-            ContactNameEmpty | ContactNameIllegal | ContactNameTooLong => "name",
+            ContactNameEmpty | ContactNameIllegal | ContactNameTooLong | ContactNameInvisible => {
+                "name"
+            }
             AddressError::Phone(_) => "phone",
-            BaseAddressEmpty | BaseAddressIllegal => "baseAddress",
-            HouseNumberEmpty | HouseNumberIllegal | HouseNumberTooLong => "houseNumber",
+            BaseAddressEmpty | BaseAddressIllegal | BaseAddressInvisible => "baseAddress",
+            HouseNumberEmpty | HouseNumberIllegal | HouseNumberTooLong | HouseNumberInvisible => {
+                "houseNumber"
+            }
             IllegalLocation => "lat",
             DefaultNotDeletable | SelectedNotDeletable => "id",
         }
@@ -126,6 +146,8 @@ impl ContactName {
         };
         if name.is_empty() {
             Err(AddressError::ContactNameEmpty)
+        } else if display_text(name).is_err() {
+            Err(AddressError::ContactNameInvisible)
         } else if !name.chars().all(allowed) {
             Err(AddressError::ContactNameIllegal)
         } else if name.chars().count() > CONTACT_NAME_MAX_CHARS {
@@ -150,6 +172,8 @@ impl HouseNumber {
         let text = raw.trim();
         if text.is_empty() {
             Err(AddressError::HouseNumberEmpty)
+        } else if display_text(text).is_err() {
+            Err(AddressError::HouseNumberInvisible)
         } else if text.contains(ILLEGAL_CHARS) {
             Err(AddressError::HouseNumberIllegal)
         } else if text.chars().count() > HOUSE_NUMBER_MAX_CHARS {
@@ -174,6 +198,8 @@ impl BaseAddress {
         let text = raw.trim();
         if text.is_empty() {
             Err(AddressError::BaseAddressEmpty)
+        } else if display_text(text).is_err() {
+            Err(AddressError::BaseAddressInvisible)
         } else if text.contains(ILLEGAL_CHARS) {
             Err(AddressError::BaseAddressIllegal)
         } else {
@@ -307,9 +333,10 @@ fn region_name(raw: Option<&str>) -> Option<String> {
 mod tests {
     use super::*;
     use AddressError::{
-        BaseAddressEmpty, BaseAddressIllegal, ContactNameEmpty, ContactNameIllegal,
-        ContactNameTooLong, DefaultNotDeletable, HouseNumberEmpty, HouseNumberIllegal,
-        HouseNumberTooLong, IllegalLocation, SelectedNotDeletable,
+        BaseAddressEmpty, BaseAddressIllegal, BaseAddressInvisible, ContactNameEmpty,
+        ContactNameIllegal, ContactNameInvisible, ContactNameTooLong, DefaultNotDeletable,
+        HouseNumberEmpty, HouseNumberIllegal, HouseNumberInvisible, HouseNumberTooLong,
+        IllegalLocation, SelectedNotDeletable,
     };
 
     #[test]
@@ -337,6 +364,9 @@ mod tests {
             ("张|三", Err(ContactNameIllegal)),
             ("小明😀", Err(ContactNameIllegal)),
             ("a@b", Err(ContactNameIllegal)),
+            ("\u{202E}三张", Err(ContactNameInvisible)),
+            ("张\u{200D}三", Err(ContactNameInvisible)),
+            ("张\u{0007}三", Err(ContactNameInvisible)),
         ];
         for (raw, want) in cases {
             let got = ContactName::parse(raw);
@@ -363,6 +393,8 @@ mod tests {
             ("5楼、501", Err(HouseNumberIllegal)),
             ("5|501", Err(HouseNumberIllegal)),
             ("5'501", Err(HouseNumberIllegal)),
+            ("5楼\u{202E}105", Err(HouseNumberInvisible)),
+            ("5楼\u{2066}501", Err(HouseNumberInvisible)),
         ];
         for (raw, want) in cases {
             let got = HouseNumber::parse(raw);
@@ -383,6 +415,7 @@ mod tests {
             (" ", Err(BaseAddressEmpty)),
             ("上海市、黄浦区", Err(BaseAddressIllegal)),
             ("Jing'an", Err(BaseAddressIllegal)),
+            ("人民广场\u{200B}", Err(BaseAddressInvisible)),
             ("A|B", Err(BaseAddressIllegal)),
             ("北京市朝阳区三里屯路19号", Ok(())),
         ];

@@ -2,7 +2,7 @@
 //! its `parse` builds, so a handler past the edge never holds an unchecked string.
 
 use super::lang::Lang;
-use super::validators::ILLEGAL_CHARS;
+use super::validators::{display_text, ILLEGAL_CHARS};
 use chrono::{Months, NaiveDate};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -25,6 +25,7 @@ pub enum ProfileError {
     NameEmpty,
     NameTooLong,
     NameIllegal,
+    NameInvisible,
     EmailEmpty,
     EmailTooLong,
     EmailFormat,
@@ -52,6 +53,10 @@ impl ProfileError {
             NameIllegal => (
                 "不能包含、|'等字符",
                 "Cannot contain characters such as 、 | '",
+            ),
+            NameInvisible => (
+                "姓名不能包含控制字符或不可见字符",
+                "Name cannot contain control or invisible characters",
             ),
             EmailEmpty => ("邮箱不能为空", "Email cannot be empty"),
             EmailTooLong => ("邮箱不能超过64个字符", "Email cannot exceed 64 characters"),
@@ -97,6 +102,8 @@ impl PersonName {
         let name = raw.trim();
         if name.is_empty() {
             Err(ProfileError::NameEmpty)
+        } else if display_text(name).is_err() {
+            Err(ProfileError::NameInvisible)
         } else if name.contains(ILLEGAL_CHARS) {
             Err(ProfileError::NameIllegal)
         } else if name.chars().count() > NAME_MAX_CHARS {
@@ -377,6 +384,10 @@ mod tests {
             ("   ", Err(NameEmpty)),
             ("O'Brien", Err(NameIllegal)),
             ("张|三", Err(NameIllegal)),
+            ("\u{202E}三张", Err(NameInvisible)),
+            ("张\u{200B}三", Err(NameInvisible)),
+            ("张\u{0085}三", Err(NameInvisible)),
+            ("\u{FEFF}张三", Err(NameInvisible)),
             ("张、三", Err(NameIllegal)),
         ];
         for (raw, want) in cases {
@@ -556,6 +567,12 @@ mod tests {
         let cases = [
             (NameTooLong, Lang::En, "Name cannot exceed 15 characters"),
             (NameIllegal, Lang::Zh, "不能包含、|'等字符"),
+            (NameInvisible, Lang::Zh, "姓名不能包含控制字符或不可见字符"),
+            (
+                NameInvisible,
+                Lang::En,
+                "Name cannot contain control or invisible characters",
+            ),
             (EmailFormat, Lang::En, "Email format error"),
             (SmsCodeEmpty, Lang::En, "Please enter the verification code"),
             (BirthdayTooEarly, Lang::Zh, "生日不能早于1910-01-01"),

@@ -40,7 +40,8 @@ pub struct Remark(String);
 impl Remark {
     /// Cleans the text (spec §5: separators and dollar signs stripped, commas made full-width):
     /// line breaks and tabs become spaces; `|` `^` `~` `` ` `` `\` `$` and other control
-    /// characters are dropped (the old order pipeline split on them); `,` becomes `，`; runs of
+    /// characters are dropped (the old order pipeline split on them), and so are bidi overrides,
+    /// zero-width and other invisible characters; `,` becomes `，`; runs of
     /// spaces become one; the ends are trimmed. Then, for a contactless delivery, the note is
     /// put in front, once: text the customer already began with the note keeps a single one.
     pub fn parse(raw: &str, contactless: bool) -> Result<Remark, RemarkError> {
@@ -77,7 +78,9 @@ fn clean(raw: &str) -> String {
             '\r' | '\n' | '\t' => ' ',
             '|' | '^' | '~' | '`' | '\\' | '$' => continue,
             ',' => '，',
-            c if c.is_control() => continue,
+            // Controls, bidi overrides, zero-width and other invisible characters: the kitchen
+            // ticket must read as the customer's text reads.
+            c if super::validators::is_hidden_char(c) => continue,
             c => c,
         };
         if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
@@ -103,6 +106,7 @@ mod tests {
         let (with_note, dollars) = (with_note_s.as_str(), dollars_s.as_str());
         let cases: Vec<(&str, bool, Result<&str, RemarkError>)> = vec![
             ("少放辣", false, Ok("少放辣")),
+            ("少\u{202E}放\u{200B}辣\u{FEFF}", false, Ok("少放辣")),
             ("  少放辣 \u{3000}", false, Ok("少放辣")),
             ("", false, Ok("")),
             ("   \r\n\t ", false, Ok("")),

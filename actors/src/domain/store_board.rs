@@ -46,9 +46,12 @@ pub fn parse_status(text: &str) -> Option<StoreStatus> {
     }
 }
 
-/// A notice as staff typed it: trimmed, empty means none; too long is refused.
+/// A notice as staff typed it, without hidden characters: trimmed, empty means none; too long
+/// is refused.
 pub fn clean_notice(text: Option<&str>) -> Result<Option<String>, NoticeTooLong> {
-    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+    // Customers read it: invisible and bidi characters are dropped first.
+    let text = text.map(super::validators::strip_hidden);
+    let Some(text) = text.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
     if text.chars().count() > NOTICE_MAX_CHARS {

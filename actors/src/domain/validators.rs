@@ -17,6 +17,7 @@ pub enum ValidatorError {
     Nickname,
     Illegal,
     ByteMax { max: usize },
+    Invisible,
 }
 
 impl ValidatorError {
@@ -38,6 +39,8 @@ impl ValidatorError {
             (Nickname, Lang::En) => "Must consist of Chinese, letters and digits".into(),
             (Illegal, Lang::Zh) => "不能包含、|'等字符".into(),
             (Illegal, Lang::En) => "Cannot contain characters such as 、 | '".into(),
+            (Invisible, Lang::Zh) => "不能包含控制字符或不可见字符".into(),
+            (Invisible, Lang::En) => "Cannot contain control or invisible characters".into(),
             (ByteMax { .. }, Lang::Zh) => "请检查字节长度".into(),
             (ByteMax { max }, Lang::En) => format!("Please check the length (at most {max} bytes)"),
         }
@@ -287,6 +290,54 @@ pub fn illegal(value: &str) -> Result<(), ValidatorError> {
     }
 }
 
+/// A character that shows nothing, or changes how the text around it shows, in text a person
+/// typed for others to read (a name on an order, a receiver, a remark): the C0 and C1
+/// controls; the bidi embeddings, overrides and isolates, which can make "Alice" display as
+/// another name or reverse a phone number; the zero-width spaces and joiners and the BOM,
+/// which make two names that look alike differ; and the other invisible format characters
+/// (Unicode category Cf, the line and paragraph separators, fillers that render as blanks).
+pub fn is_hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}'                      // soft hyphen
+            | '\u{034F}'                    // combining grapheme joiner
+            | '\u{061C}'                    // Arabic letter mark
+            | '\u{0600}'..='\u{0605}' | '\u{06DD}' | '\u{070F}' | '\u{0890}'..='\u{0891}' | '\u{08E2}'
+            | '\u{115F}'..='\u{1160}'      // Hangul fillers
+            | '\u{17B4}'..='\u{17B5}'      // Khmer inherent vowels, invisible
+            | '\u{180B}'..='\u{180F}'      // Mongolian variation selectors and vowel separator
+            | '\u{200B}'..='\u{200F}'      // zero-width space, (non-)joiner, LRM, RLM
+            | '\u{2028}'..='\u{2029}'      // line and paragraph separators
+            | '\u{202A}'..='\u{202E}'      // bidi embeddings and overrides
+            | '\u{2060}'..='\u{2064}'      // word joiner, invisible operators
+            | '\u{2066}'..='\u{206F}'      // bidi isolates, deprecated format characters
+            | '\u{3164}'                    // Hangul filler
+            | '\u{FE00}'..='\u{FE0F}'      // variation selectors
+            | '\u{FEFF}'                    // zero-width no-break space, BOM
+            | '\u{FFA0}'                    // half-width Hangul filler
+            | '\u{FFF9}'..='\u{FFFB}'      // interlinear annotations
+            | '\u{110BD}' | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}') // tags and variation selectors supplement
+}
+
+/// Display text a person typed for others (names above all): refused when it holds any
+/// [`is_hidden_char`], so what the store and the customer read is what was typed.
+pub fn display_text(value: &str) -> Result<(), ValidatorError> {
+    if value.chars().any(is_hidden_char) {
+        Err(ValidatorError::Invisible)
+    } else {
+        Ok(())
+    }
+}
+
+/// Free text (a remark, a notice) keeps what it can: the hidden characters are dropped.
+pub fn strip_hidden(value: &str) -> String {
+    value.chars().filter(|c| !is_hidden_char(*c)).collect()
+}
+
 /// East Asian wide characters, which the old storage counted as 2 bytes: ideographs, CJK
 /// punctuation (。，「」), full-width forms, kana, hangul and bopomofo.
 fn is_wide(c: char) -> bool {
@@ -316,6 +367,74 @@ pub fn byte_max(text: &str, max: usize) -> Result<(), ValidatorError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_text_table() {
+        let cases: &[(&str, bool)] = &[
+            ("张三", true),
+            ("Alice", true),
+            ("阿沛·阿旺晋美", true),
+            ("Mary-Jane O Brien", true),
+            ("José", true),         // precomposed
+            ("Jose\u{0301}", true), // a combining accent shows: allowed
+            ("𠮷野家", true),
+            ("", true),
+            ("张\u{0000}三", false),
+            ("张\t三", false),
+            ("张\n三", false),
+            ("a\u{007F}", false),     // DEL
+            ("a\u{0085}", false),     // C1 next line
+            ("a\u{009B}", false),     // C1 CSI
+            ("\u{202E}ecilA", false), // right-to-left override
+            ("a\u{202A}b", false),
+            ("a\u{202B}b", false),
+            ("a\u{202C}b", false),
+            ("a\u{202D}b", false),
+            ("a\u{2066}b", false), // isolates
+            ("a\u{2067}b", false),
+            ("a\u{2068}b", false),
+            ("a\u{2069}b", false),
+            ("Ali\u{200B}ce", false), // zero-width space
+            ("a\u{200C}b", false),
+            ("a\u{200D}b", false),
+            ("a\u{200E}b", false),   // LRM
+            ("a\u{200F}b", false),   // RLM
+            ("a\u{2060}b", false),   // word joiner
+            ("\u{FEFF}张三", false), // BOM
+            ("a\u{00AD}b", false),   // soft hyphen
+            ("a\u{061C}b", false),
+            ("\u{3164}", false), // Hangul filler, looks blank
+            ("a\u{2028}b", false),
+            ("a\u{E0041}", false), // tag character
+            ("a\u{FE0F}", false),
+        ];
+        for (text, ok) in cases {
+            assert_eq!(
+                display_text(text).is_ok(),
+                *ok,
+                "{:?}",
+                text.escape_unicode().to_string()
+            );
+        }
+        assert_eq!(strip_hidden("\u{202E}a\u{200B}b\u{0007}c"), "abc");
+        for lang in [Lang::Zh, Lang::En] {
+            assert!(!ValidatorError::Invisible.message(lang).is_empty());
+        }
+        // Every code point the rule names is invisible or a control; none is a letter.
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| is_hidden_char(*c))
+        {
+            assert!(
+                !c.is_alphanumeric()
+                    || c == '\u{3164}'
+                    || c == '\u{FFA0}'
+                    || ('\u{115F}'..='\u{1160}').contains(&c),
+                "{:X}",
+                c as u32
+            );
+        }
+    }
 
     #[test]
     fn phone_table() {
