@@ -262,6 +262,7 @@ fn run(
     };
     let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
+            .wrap(middleware::from_fn(http::context::language))
             .wrap(middleware::from_fn(http::context::request_id_and_log))
             .wrap(TracingLogger::<http::context::RootSpan>::new())
             .wrap(middleware::Compress::default())

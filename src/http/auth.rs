@@ -14,7 +14,7 @@ use super::me::{consent_current, me_dto};
 use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{post, web, HttpRequest};
-use actors::accounts::passwords;
+use actors::accounts::passwords::{self, LoginKey};
 use actors::db::consents::ConsentRepo;
 use actors::db::users::UserRepo;
 use actors::domain::account::{
@@ -101,8 +101,10 @@ pub async fn register(
     login_reply(&state, &req, user_id, true).await
 }
 
-/// Logs in by phone and password (userLoginByPassWord). After 5 wrong passwords for a phone
-/// within 15 minutes, that phone is refused (429) until the window has passed.
+/// Logs in by phone and password (userLoginByPassWord). Within 15 minutes, 5 wrong passwords
+/// for a phone from one client address lock that phone for that address, and 20 from all
+/// addresses lock it everywhere (429 with the seconds left, until the window has passed);
+/// logging in with an SMS code is never locked by them.
 #[utoipa::path(tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = inline(Envelope<LoginReply>)), (status = 400), (status = 429)))]
 #[post("/auth/login")]
@@ -120,9 +122,10 @@ pub async fn login(
     };
     let now = state.clock.now_ms();
     let throttle = state.login_throttle();
+    let key = LoginKey::customer(phone.as_str(), &client_ip(&req));
     // Counted as a failure until the password proves right.
     let _attempt = throttle
-        .attempt(phone.as_str(), now)
+        .attempt(&key, now)
         .await
         .map_err(input::throttle_error)?;
     let user = UserRepo::new(state.db.clone())
@@ -135,7 +138,7 @@ pub async fn login(
     let Some(user) = user.filter(|_| ok) else {
         return Err(input::wrong_credentials());
     };
-    throttle.succeeded(phone.as_str()).await?;
+    throttle.succeeded(&key).await?;
     login_reply(&state, &req, user.id, false).await
 }
 
@@ -241,7 +244,7 @@ pub async fn reset_password(
         .map_err(input::password_error)?;
     users.set_password(user.id, &hash, now).await?;
     state.sessions().revoke_user(user.id).await?;
-    state.login_throttle().succeeded(phone.as_str()).await?;
+    state.login_throttle().reset(phone.as_str()).await?;
     Ok(Reply::new(()))
 }
 
@@ -252,6 +255,7 @@ pub async fn reset_password(
 #[post("/auth/password/change")]
 pub async fn change_password(
     state: web::Data<AppState>,
+    req: HttpRequest,
     auth: AuthUser,
     body: web::Json<ChangePasswordRequest>,
 ) -> ApiResult<Reply<()>> {
@@ -268,8 +272,9 @@ pub async fn change_password(
         let old = input::login_password("oldPassword", body.old_password.as_ref())
             .map_err(|e| ApiError::Invalid(vec![e]))?;
         let throttle = state.login_throttle();
+        let key = LoginKey::customer(phone.as_str(), &client_ip(&req));
         let attempt = throttle
-            .attempt(phone.as_str(), now)
+            .attempt(&key, now)
             .await
             .map_err(input::throttle_error)?;
         if !passwords::verify(old, Some(stored))

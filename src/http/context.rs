@@ -58,6 +58,21 @@ pub async fn request_context(
     .await
 }
 
+/// Runs any request, inside the API or not (the sandbox cashier's calls, the app's files), with
+/// its language in scope, so an error rendered before a handler runs (a malformed body, say)
+/// is in the request's language too.
+pub async fn language(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let lang = Lang::from_accept_language(
+        req.headers()
+            .get(actix_web::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    LANG.scope(lang, next.call(req)).await
+}
+
 /// Echoes the request id (the one tracing puts on the request's span) as `X-Request-Id`, and
 /// logs one line per request; it runs inside the request's span, so the line carries its fields.
 pub async fn request_id_and_log(

@@ -124,14 +124,48 @@ pub fn check_error(e: CheckError) -> ApiError {
     }
 }
 
+/// How long to wait, as a person says it: seconds under a minute, whole minutes (rounded up)
+/// beyond.
+pub fn wait_text(seconds: u64) -> (String, String) {
+    if seconds < 60 {
+        (format!("{seconds}秒"), format!("{seconds} s"))
+    } else {
+        let minutes = seconds.div_ceil(60);
+        let s = if minutes == 1 { "" } else { "s" };
+        (format!("{minutes}分钟"), format!("{minutes} minute{s}"))
+    }
+}
+
+/// A locked password login says when to try again, and that an SMS code works meanwhile.
 pub fn throttle_error(e: ThrottleError) -> ApiError {
     match e {
         ThrottleError::Locked { retry_after_ms } => {
             let seconds = seconds_ceil(retry_after_ms);
+            let (zh, en) = wait_text(seconds);
             ApiError::RateLimited {
                 msg: Msg::new(
-                    format!("密码错误次数过多，请稍后再试（{seconds}秒）"),
-                    format!("Too many wrong passwords, please try again in {seconds} s"),
+                    format!("密码错误次数过多，请{zh}后再试，或使用短信验证码登录"),
+                    format!(
+                        "Too many wrong passwords, please try again in {en} or log in with an SMS code"
+                    ),
+                ),
+                retry_after_seconds: seconds,
+            }
+        }
+        ThrottleError::Db(e) => e.into(),
+    }
+}
+
+/// A locked tablet PIN login says when to try again.
+pub fn pin_throttle_error(e: ThrottleError) -> ApiError {
+    match e {
+        ThrottleError::Locked { retry_after_ms } => {
+            let seconds = seconds_ceil(retry_after_ms);
+            let (zh, en) = wait_text(seconds);
+            ApiError::RateLimited {
+                msg: Msg::new(
+                    format!("PIN错误次数过多，请{zh}后再试"),
+                    format!("Too many wrong PINs, please try again in {en}"),
                 ),
                 retry_after_seconds: seconds,
             }
@@ -180,6 +214,12 @@ mod tests {
             assert!(e.msg.zh != e.msg.en, "{e:?}");
         }
         assert_eq!(scene(Some(" reset ")).ok(), Some(Scene::Reset));
+        let t = |s: u64| wait_text(s);
+        assert_eq!(t(1), ("1秒".into(), "1 s".into()));
+        assert_eq!(t(59), ("59秒".into(), "59 s".into()));
+        assert_eq!(t(60), ("1分钟".into(), "1 minute".into()));
+        assert_eq!(t(61), ("2分钟".into(), "2 minutes".into()));
+        assert_eq!(t(600), ("10分钟".into(), "10 minutes".into()));
         assert!(privacy_agreed(Some(true)).is_ok());
     }
 }

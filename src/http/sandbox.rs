@@ -73,11 +73,15 @@ pub struct PayAnswer {
 pub async fn pay(
     state: web::Data<AppState>,
     path: web::Path<String>,
-    body: web::Json<PayBody>,
+    raw: web::Json<serde_json::Value>,
 ) -> ApiResult<web::Json<PayAnswer>> {
     let Some(sandbox) = &state.sandbox_payments else {
         return Err(ApiError::not_found("接口不存在", "No such endpoint"));
     };
+    // Read as JSON first: serde_json calls a number where an enum belongs a syntax error, and
+    // this way it is told as the wrong value it is.
+    let body: PayBody = serde_json::from_value(raw.into_inner())
+        .map_err(|e| super::extractor_errors::body_error(&e))?;
     match sandbox.settle(&path, body.outcome) {
         Ok(return_url) => Ok(web::Json(PayAnswer { return_url })),
         Err(SettleError::NotFound) => Err(ApiError::not_found("支付记录不存在", "No such payment")),

@@ -2,16 +2,17 @@
 //! and the moves staff make: accept, refuse (a paid order is refunded), advance, undo. A staff
 //! token reaches only its store's orders (403 otherwise, and nothing changes).
 
+use super::client_ip::client_ip;
 use super::context::Ctx;
-use super::credentials::{password_error, throttle_error};
+use super::credentials::{password_error, pin_throttle_error};
 use super::dto::pick;
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
 use super::staff_session::StaffAuth;
 use crate::state::AppState;
-use actix_web::{get, post, web};
-use actors::accounts::passwords;
+use actix_web::{get, post, web, HttpRequest};
+use actors::accounts::passwords::{self, LoginKey};
 use actors::accounts::secrets::Token;
 use actors::db::staff::StaffRepo;
 use actors::domain::hours::{china_offset, china_time};
@@ -49,14 +50,16 @@ fn wrong_pin() -> ApiError {
     ))
 }
 
-/// Logs a tablet in. Five wrong PINs for a staff code within 15 minutes lock it for the rest
-/// of the window (429), like customer passwords.
+/// Logs a tablet in. Within 15 minutes, 5 wrong PINs for a staff code from one client address
+/// lock that staff code for that address, and 30 for the whole store from all addresses lock
+/// the store's PIN logins (429 with the seconds left); tablets already logged in stay so.
 #[utoipa::path(tag = "tablet", request_body = TabletLoginBody,
     responses((status = 200, body = inline(Envelope<TabletLoginDto>)), (status = 400), (status = 429)))]
 #[post("/tablet/login")]
 pub async fn login(
     state: web::Data<AppState>,
     ctx: Ctx,
+    req: HttpRequest,
     body: web::Json<TabletLoginBody>,
 ) -> ApiResult<Reply<TabletLoginDto>> {
     let store_code = params::code("storeCode", &body.store_code).map_err(|_| wrong_pin())?;
@@ -67,8 +70,11 @@ pub async fn login(
     }
     let now = state.clock.now_ms();
     let throttle = state.login_throttle();
-    let key = format!("staff:{store_code}:{staff_code}");
-    let _attempt = throttle.attempt(&key, now).await.map_err(throttle_error)?;
+    let key = LoginKey::staff(&store_code, &staff_code, &client_ip(&req));
+    let _attempt = throttle
+        .attempt(&key, now)
+        .await
+        .map_err(pin_throttle_error)?;
     let repo = StaffRepo::new(state.db.clone());
     let staff = repo.find(&store_code, &staff_code).await?;
     let ok = passwords::verify(pin.to_string(), staff.as_ref().map(|s| s.pin_hash.clone()))

@@ -58,8 +58,14 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_at(now_ms: i64) -> TestApp {
+    spawn_app_with(now_ms, |_| {}).await
+}
+
+/// An app whose test settings `adjust` changes first (say, no trusted proxies).
+pub async fn spawn_app_with(now_ms: i64, adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let config_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
     let mut settings = Settings::load_env(&config_dir, "test").expect("test settings");
+    adjust(&mut settings);
     let id = uuid::Uuid::new_v4().simple().to_string();
     // A stand-in for the built app, so the SPA fallback is tested without a frontend build.
     let static_dir = std::env::temp_dir().join(format!("pizza-test-static-{id}"));

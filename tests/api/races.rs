@@ -95,7 +95,7 @@ async fn thirty_addresses_at_once_stop_at_twenty() {
 }
 
 #[tokio::test]
-async fn ten_wrong_passwords_at_once_get_five_tries() {
+async fn ten_wrong_passwords_at_once_from_one_address_get_five_tries() {
     let app = spawn_app().await;
     let phone = "13912345673";
     app.register(phone).await;
@@ -105,12 +105,58 @@ async fn ten_wrong_passwords_at_once_get_five_tries() {
         "/api/v1/auth/login",
         json!({"cellPhone": phone, "password": "Wrong12345"}),
         None,
-        |i| format!("198.51.100.{i}"),
+        |_| "203.0.113.5".to_string(),
     )
     .await;
     assert_eq!(count(&answers, 400, "400"), 5, "{answers:?}");
     assert_eq!(count(&answers, 429, "429"), 5, "{answers:?}");
+    let locked = app
+        .call(
+            reqwest::Method::POST,
+            "/api/v1/auth/login",
+            Some(&json!({"cellPhone": phone, "password": PASSWORD})),
+            None,
+            &[("X-Forwarded-For", "203.0.113.5")],
+        )
+        .await;
+    locked.assert_error(429, "429");
+    // Another address is not locked by them.
+    app.login(phone, PASSWORD).await.assert_ok();
+}
+
+#[tokio::test]
+async fn thirty_wrong_passwords_at_once_from_thirty_addresses_get_twenty_tries() {
+    let app = spawn_app().await;
+    let phone = "13912345674";
+    app.register(phone).await;
+    let answers = at_once(
+        &app,
+        30,
+        "/api/v1/auth/login",
+        json!({"cellPhone": phone, "password": "Wrong12345"}),
+        None,
+        |i| format!("198.51.100.{}", 100 + i),
+    )
+    .await;
+    assert_eq!(count(&answers, 400, "400"), 20, "{answers:?}");
+    assert_eq!(count(&answers, 429, "429"), 10, "{answers:?}");
     app.login(phone, PASSWORD).await.assert_error(429, "429");
+}
+
+#[tokio::test]
+async fn forty_wrong_pins_at_once_for_one_store_get_thirty_tries() {
+    let app = spawn_app().await;
+    let answers = at_once(
+        &app,
+        40,
+        "/api/v1/tablet/login",
+        json!({"storeCode": "SH003", "staffCode": "manager", "pin": "000000"}),
+        None,
+        |i| format!("198.51.100.{}", 10 + i),
+    )
+    .await;
+    assert_eq!(count(&answers, 400, "400"), 30, "{answers:?}");
+    assert_eq!(count(&answers, 429, "429"), 10, "{answers:?}");
 }
 
 /// Two nodes, each with its own session for the same cart, writing to one database: the

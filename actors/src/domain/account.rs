@@ -16,8 +16,17 @@ pub const SMS_PER_IP_PER_HOUR: i64 = 20;
 pub const HOUR_MS: i64 = 60 * 60 * 1000;
 pub const DAY_MS: i64 = 24 * HOUR_MS;
 
-/// Wrong passwords for one phone within the window before logins are refused.
+/// Wrong passwords for one account from one client address within the window before that
+/// address may not try the account again. Counting per address means a stranger elsewhere
+/// cannot lock the owner out.
 pub const LOGIN_MAX_FAILURES: usize = 5;
+/// Wrong passwords for one phone from all addresses together before password logins to it
+/// are refused everywhere: a guesser with many addresses is slowed to this many tries a
+/// window. The owner can still log in with an SMS code.
+pub const LOGIN_MAX_FAILURES_PER_PHONE: usize = 20;
+/// Wrong PINs for all staff of one store together. Higher than a phone's: a store has several
+/// staff, and its tablets, once logged in, stay so for a week whatever happens here.
+pub const LOGIN_MAX_FAILURES_PER_STORE: usize = 30;
 pub const LOGIN_FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
 
 /// A session lives 30 days from its last use (sliding); it is pushed forward at most once a
@@ -125,12 +134,29 @@ pub fn china_day_start(now: i64) -> i64 {
     now - (now + OFFSET).rem_euclid(DAY_MS)
 }
 
-/// When a phone locked by failed logins may try again: the window counted from the failure
-/// that reached the limit. `failures_desc` are failure times in the window, newest first.
-pub fn login_locked_until(failures_desc: &[i64]) -> Option<i64> {
+/// When a key locked by `max` failed logins may try again: the window counted from the
+/// failure that reached the limit. `failures_desc` are failure times in the window, newest
+/// first.
+pub fn locked_until(failures_desc: &[i64], max: usize) -> Option<i64> {
     failures_desc
-        .get(LOGIN_MAX_FAILURES - 1)
+        .get(max.max(1) - 1)
         .map(|oldest_counted| oldest_counted + LOGIN_FAILURE_WINDOW_MS)
+}
+
+/// Milliseconds until a login may be tried, or None when it may now: locked when this account
+/// and address reached [`LOGIN_MAX_FAILURES`], or the whole scope (the phone, the store)
+/// reached `scope_max`; the later of the two ends it. Times are newest first.
+pub fn login_retry_after(
+    pair_desc: &[i64],
+    scope_desc: &[i64],
+    scope_max: usize,
+    now: i64,
+) -> Option<i64> {
+    let pair = locked_until(pair_desc, LOGIN_MAX_FAILURES);
+    let scope = locked_until(scope_desc, scope_max);
+    pair.max(scope)
+        .filter(|until| *until > now)
+        .map(|until| until - now)
 }
 
 /// The new expiry when a sliding session is used, or None when it need not be written yet.
@@ -200,15 +226,56 @@ mod tests {
 
     #[test]
     fn login_lock() {
-        assert_eq!(login_locked_until(&[5, 4, 3, 2]), None);
+        let max = LOGIN_MAX_FAILURES;
+        assert_eq!(locked_until(&[5, 4, 3, 2], max), None);
         assert_eq!(
-            login_locked_until(&[50, 40, 30, 20, 10]),
+            locked_until(&[50, 40, 30, 20, 10], max),
             Some(10 + LOGIN_FAILURE_WINDOW_MS)
         );
         assert_eq!(
-            login_locked_until(&[60, 50, 40, 30, 20, 10]),
+            locked_until(&[60, 50, 40, 30, 20, 10], max),
             Some(20 + LOGIN_FAILURE_WINDOW_MS)
         );
+    }
+
+    #[test]
+    fn login_retry_after_table() {
+        const W: i64 = LOGIN_FAILURE_WINDOW_MS;
+        let five: Vec<i64> = (1..=5).rev().map(|m| m * 1000).collect(); // 5000 … 1000
+        let twenty: Vec<i64> = (1..=20).rev().map(|m| m * 1000).collect();
+        let nineteen = &twenty[..19];
+        let cases: &[(&[i64], &[i64], usize, i64, Option<i64>)] = &[
+            // Nothing yet.
+            (&[], &[], 20, 0, None),
+            // Four from this address: one more try.
+            (&five[..4], &five[..4], 20, 6000, None),
+            // Five from this address: locked until the window after the first of them.
+            (&five, &five, 20, 6000, Some(1000 + W - 6000)),
+            // ... and free again once it has passed.
+            (&five, &five, 20, 1000 + W, None),
+            // Nineteen across the phone, none from here: this address may try.
+            (&[], nineteen, 20, 30_000, None),
+            // Twenty across the phone: every address waits, even one that never failed.
+            (&[], &twenty, 20, 30_000, Some(1000 + W - 30_000)),
+            // A store's higher ceiling: twenty is not yet a lock.
+            (&[], &twenty, 30, 30_000, None),
+            // Both locked: the later end counts.
+            (&five[..5], &twenty, 20, 30_000, Some(1000 + W - 30_000)),
+            (
+                &[90_000, 80_000, 70_000, 60_000, 50_000],
+                &twenty,
+                20,
+                95_000,
+                Some(50_000 + W - 95_000),
+            ),
+        ];
+        for (pair, scope, max, now, want) in cases {
+            assert_eq!(
+                login_retry_after(pair, scope, *max, *now),
+                *want,
+                "{pair:?} {scope:?} {max} {now}"
+            );
+        }
     }
 
     #[test]
