@@ -13,6 +13,11 @@ use actix_web::middleware::Next;
 const FORM_TARGETS: &str =
     "'self' https://openapi.alipay.com https://mapi.alipay.com https://gateway.95516.com";
 
+/// The one style element the Swagger UI bundle (5.17.14, vendored by utoipa-swagger-ui) writes
+/// into its page, allowed by its hash on /api-docs/ alone. A new bundle with another style
+/// shows as a violation in the browser test (frontend/e2e/security.test.mjs).
+const SWAGGER_STYLE: &str = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
 /// A year, the usual HSTS lifetime; no includeSubDomains, since other hosts of the domain are
 /// not ours to promise TLS for.
 const HSTS: &str = "max-age=31536000";
@@ -22,15 +27,20 @@ const HSTS: &str = "max-age=31536000";
 /// selectors), but style *attributes* are allowed (`style-src-attr`): the providers' pay forms
 /// carry `style="display:none"`, and an attribute styles only its own element and can load
 /// nothing beyond `img-src`.
-pub fn content_security_policy(host: Option<&str>) -> String {
+pub fn content_security_policy(host: Option<&str>, path: &str) -> String {
     // CSP 3 lets 'self' match ws(s) on the same host, but older WebViews (the chat and pay
     // apps' browsers) do not: name the socket origin too.
     let sockets = host
         .filter(|h| is_authority(h))
         .map(|h| format!(" ws://{h} wss://{h}"))
         .unwrap_or_default();
+    let swagger = if path.starts_with("/api-docs/") {
+        format!(" {SWAGGER_STYLE}")
+    } else {
+        String::new()
+    };
     format!(
-        "default-src 'self'; script-src 'self'; style-src 'self'; style-src-elem 'self'; \
+        "default-src 'self'; script-src 'self'; style-src 'self'; style-src-elem 'self'{swagger}; \
          style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; \
          connect-src 'self'{sockets}; object-src 'none'; base-uri 'self'; \
          frame-ancestors 'none'; form-action {FORM_TARGETS}"
@@ -52,6 +62,7 @@ pub async fn security_headers(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let https = is_https(req.request());
+    let path = req.path().to_owned();
     let host = req
         .headers()
         .get(header::HOST)
@@ -59,7 +70,7 @@ pub async fn security_headers(
         .map(str::to_owned);
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
-    let csp = content_security_policy(host.as_deref());
+    let csp = content_security_policy(host.as_deref(), &path);
     if let Ok(value) = HeaderValue::from_str(&csp) {
         headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
@@ -91,15 +102,15 @@ mod tests {
 
     #[test]
     fn the_policy_names_the_socket_origin_only_for_a_clean_host() {
-        let with = content_security_policy(Some("pizza.example.com:8443"));
+        let with = content_security_policy(Some("pizza.example.com:8443"), "/");
         assert!(with.contains(
             "connect-src 'self' ws://pizza.example.com:8443 wss://pizza.example.com:8443;"
         ));
         for dirty in ["evil.com; script-src *", "a b", "", "x'y", "h\"", "a/b"] {
-            let csp = content_security_policy(Some(dirty));
+            let csp = content_security_policy(Some(dirty), "/");
             assert!(csp.contains("connect-src 'self';"), "{dirty}: {csp}");
         }
-        let csp = content_security_policy(None);
+        let csp = content_security_policy(None, "/menu");
         for want in [
             "default-src 'self'",
             "script-src 'self';",
@@ -113,5 +124,8 @@ mod tests {
         assert!(!csp.contains("unsafe-eval"));
         assert_eq!(csp.matches("'unsafe-inline'").count(), 1);
         assert!(csp.contains("style-src-attr 'unsafe-inline'"));
+        assert!(!csp.contains("sha256-"));
+        let docs = content_security_policy(None, "/api-docs/");
+        assert!(docs.contains(&format!("style-src-elem 'self' {SWAGGER_STYLE};")));
     }
 }

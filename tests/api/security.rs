@@ -320,8 +320,18 @@ async fn malformed_requests_are_answered_in_our_words_and_the_clients_language()
     let app = spawn_app().await;
     let json = "application/json";
     let big = format!("{{\"cellPhone\":\"{}\"}}", "1".repeat(300 * 1024));
-    // (method, path, content type, body, status, errCode, zh, en)
-    let cases: Vec<(&str, &str, &str, String, u16, &str, &str, &str)> = vec![
+    /// (method, path, content type, body, status, errCode, zh, en)
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        &'a str,
+        String,
+        u16,
+        &'a str,
+        &'a str,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
         (
             "POST",
             "/api/v1/auth/login",

@@ -244,7 +244,9 @@ mod tests {
         let five: Vec<i64> = (1..=5).rev().map(|m| m * 1000).collect(); // 5000 … 1000
         let twenty: Vec<i64> = (1..=20).rev().map(|m| m * 1000).collect();
         let nineteen = &twenty[..19];
-        let cases: &[(&[i64], &[i64], usize, i64, Option<i64>)] = &[
+        /// (this pair's failures, the scope's, the scope's ceiling, now, the wait)
+        type Case<'a> = (&'a [i64], &'a [i64], usize, i64, Option<i64>);
+        let cases: &[Case] = &[
             // Nothing yet.
             (&[], &[], 20, 0, None),
             // Four from this address: one more try.
