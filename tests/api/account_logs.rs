@@ -116,3 +116,25 @@ fn contains_standalone(text: &str, secret: &str) -> bool {
         !before.is_some_and(|c| c.is_ascii_digit()) && !after.is_some_and(|c| c.is_ascii_digit())
     })
 }
+
+#[tokio::test]
+async fn the_request_log_names_the_client_our_proxy_saw() {
+    let logs = captured();
+    let app = spawn_app().await;
+    // The client claims 192.0.2.171; our proxy (the test client, trusted) appended 203.0.113.171.
+    app.get_with(
+        "/api/v1/stores/default",
+        &[("X-Forwarded-For", "192.0.2.171, 203.0.113.171")],
+    )
+    .await
+    .assert_ok();
+    let text = String::from_utf8_lossy(&logs.0.lock().unwrap()).to_string();
+    assert!(
+        text.contains("http.client_ip=203.0.113.171"),
+        "no request span with the client address"
+    );
+    assert!(
+        !text.contains("192.0.2.171"),
+        "the client's own claim was logged"
+    );
+}
