@@ -13,7 +13,8 @@
 //! - `query` answers from the ledger (closed once `expires_at` has passed unpaid, on the
 //!   injected clock); `refund` refuses more than was paid with code 01 and a content text;
 //!   `close` closes an unpaid trade; `statement` lists a period's payments and refunds.
-//! - Tests can inject one failure of the next `create`, `query` or `refund` (an outage).
+//! - Tests can inject one failure of the next `create`, `query` or `refund` (an outage), and
+//!   lose the next settle's notify.
 //!
 //! The ledger is kept in our database (`sandbox_trades`, `sandbox_refunds`, see [`ledger`]), as
 //! a real provider keeps its own: a restart loses no trade, the notifies still being sent resume
@@ -25,6 +26,8 @@
 
 mod delivery;
 pub mod ledger;
+#[cfg(test)]
+mod ledger_tests;
 
 pub use delivery::{SWEEP_EVERY, TAKE_OVER_AFTER_MS};
 
@@ -185,6 +188,8 @@ struct Faults {
     create: Option<PaymentError>,
     query: Option<PaymentError>,
     refund: Option<PaymentError>,
+    /// The next settle's notify is lost: recorded as given up, never sent.
+    lose_notify: bool,
 }
 
 pub struct SandboxPayments {
@@ -287,6 +292,13 @@ impl SandboxPayments {
         lock(&self.faults).refund = Some(error);
     }
 
+    /// The notify of the next settle never reaches us (once): it is recorded as given up
+    /// without an attempt, as when every attempt was lost on the way. Only the status page's
+    /// query or reconciliation can then find the payment.
+    pub fn lose_next_notify(&self) {
+        lock(&self.faults).lose_notify = true;
+    }
+
     /// What the cashier shows of an attempt; `None` for an unknown id.
     pub async fn cashier_view(&self, payment_id: &str) -> Result<Option<CashierView>, DbError> {
         let now = self.clock.now_ms();
@@ -370,7 +382,11 @@ impl SandboxPayments {
                     outcome = outcome.as_str(),
                     "sandbox payment settled"
                 );
-                self.sender.spawn(payment_id);
+                if std::mem::take(&mut lock(&self.faults).lose_notify) {
+                    self.ledger.give_up(payment_id, 0).await?;
+                } else {
+                    self.sender.spawn(payment_id);
+                }
                 return Ok(back);
             }
         }
@@ -588,7 +604,9 @@ impl PaymentProvider for SandboxPayments {
             return Err(error);
         }
         let refused = |msg: String| Err(PaymentError::rejected(REFUND_REFUSED, msg));
-        for _ in 0..5 {
+        // Each round loses only to a refund that was written: bounded by the refunds a
+        // payment can take, with room for many callers at once.
+        for _ in 0..50 {
             let now = self.clock.now_ms();
             let Some(trade) = self.ledger.get(payment_id).await.map_err(unavailable)? else {
                 return refused("交易不存在 (no such payment)".into());
@@ -989,15 +1007,15 @@ pub(crate) mod tests {
     use actix_web::dev::ServerHandle;
     use actix_web::{web, App, HttpResponse, HttpServer};
 
-    const NOW: i64 = 1_767_225_600_000;
-    const HALF_HOUR: i64 = 30 * 60 * 1000;
+    pub(crate) const NOW: i64 = 1_767_225_600_000;
+    pub(crate) const HALF_HOUR: i64 = 30 * 60 * 1000;
 
     /// A notify receiver: records each body and answers from a script (the last answer
     /// repeats).
-    struct Receiver {
-        url: String,
+    pub(crate) struct Receiver {
+        pub(crate) url: String,
         bodies: Arc<Mutex<Vec<Vec<u8>>>>,
-        handle: ServerHandle,
+        pub(crate) handle: ServerHandle,
     }
 
     struct Script {
@@ -1021,7 +1039,7 @@ pub(crate) mod tests {
     }
 
     impl Receiver {
-        async fn start(answers: Vec<&'static str>) -> Receiver {
+        pub(crate) async fn start(answers: Vec<&'static str>) -> Receiver {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             let port = listener.local_addr().unwrap().port();
             let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -1048,7 +1066,7 @@ pub(crate) mod tests {
             }
         }
 
-        fn bodies(&self) -> Vec<Vec<u8>> {
+        pub(crate) fn bodies(&self) -> Vec<Vec<u8>> {
             lock(&self.bodies).clone()
         }
     }
@@ -1070,7 +1088,7 @@ pub(crate) mod tests {
         db
     }
 
-    fn sandbox_on(db: &Db, clock: &Clock) -> SandboxPayments {
+    pub(crate) fn sandbox_on(db: &Db, clock: &Clock) -> SandboxPayments {
         SandboxPayments::new(
             SandboxConfig {
                 base_url: "http://pay.test/".into(),
@@ -1088,7 +1106,7 @@ pub(crate) mod tests {
         sandbox_on(&ledger_db().await, clock)
     }
 
-    fn request(payment_id: &str, method: PayMethod, notify_url: &str) -> CreatePayment {
+    pub(crate) fn request(payment_id: &str, method: PayMethod, notify_url: &str) -> CreatePayment {
         CreatePayment {
             payment_id: payment_id.into(),
             order_no: "O20260101001".into(),
@@ -1103,7 +1121,7 @@ pub(crate) mod tests {
         }
     }
 
-    async fn settled_notify(pay: &SandboxPayments, id: &str) -> NotifyDelivery {
+    pub(crate) async fn settled_notify(pay: &SandboxPayments, id: &str) -> NotifyDelivery {
         for _ in 0..500 {
             if let Some(d) = pay.notify_delivery(id).await.unwrap() {
                 if d.delivered || d.gave_up {
