@@ -105,17 +105,19 @@ impl Application {
         let payment = crate::providers::payment::provider(
             &settings.payment.provider,
             settings.payment.sandbox.clone(),
-            || crate::providers::payment::keys::sandbox_secret(&settings),
+            || {
+                // Said before the key is asked for: the sandbox itself is what production refuses.
+                anyhow::ensure!(
+                    settings.payment.allow_sandbox,
+                    "the sandbox payment provider lets anyone pay at its cashier page; configure a \
+                     real provider, or set PIZZA__PAYMENT__ALLOW_SANDBOX=true for a staging deployment"
+                );
+                crate::providers::payment::keys::sandbox_secret(&settings)
+            },
             db.clone(),
             clock.clone(),
         )
         .context("choosing the payment provider")?;
-        if payment.sandbox.is_some() && !settings.payment.allow_sandbox {
-            anyhow::bail!(
-                "the sandbox payment provider lets anyone pay at its cashier page; configure a \
-                 real provider, or set PIZZA__PAYMENT__ALLOW_SANDBOX=true for a staging deployment"
-            );
-        }
         let catalogue = Arc::new(catalogue);
         let stores = Arc::new(StoreBoards::new(
             db.clone(),

@@ -281,3 +281,71 @@ async fn return_urls_stay_on_our_site() {
         assert!(!url.contains("evil"), "{url}");
     }
 }
+
+#[tokio::test]
+async fn the_embedded_sandbox_makes_its_key_once_and_production_refuses_the_sandbox() {
+    use pizza_order::app::Application;
+    use pizza_order::config::Settings;
+    let config_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config");
+    let mut settings = Settings::load_env(&config_dir, "test").unwrap();
+    let dir = std::env::temp_dir().join(format!("pizza-key-app-{}", uuid::Uuid::new_v4().simple()));
+    settings.server.data_dir = dir.clone();
+    settings.database.url = String::new();
+    settings.payment.sandbox_secret = String::new();
+    let clock = actors::clock::Clock::manual(crate::helpers::MONDAY_NOON_MS);
+
+    let first = Application::build(settings.clone(), clock.clone())
+        .await
+        .unwrap();
+    let key = std::fs::read_to_string(dir.join("payment-sandbox-secret")).unwrap();
+    assert_eq!(key.len(), 64, "32 random bytes, hex");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.join("payment-sandbox-secret"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    // A notify signed with the kept key verifies; one signed with the tests' key does not.
+    let signed = |secret: &[u8]| {
+        let mut params = vec![
+            ("payment_id".to_string(), "p1".to_string()),
+            ("trade_no".to_string(), "T1".to_string()),
+            ("status".to_string(), "paid".to_string()),
+            ("amount".to_string(), "100".to_string()),
+            ("at".to_string(), "1".to_string()),
+        ];
+        let sign = actors::providers::payment::sign_params(secret, &params);
+        params.push(("sign".to_string(), sign));
+        actors::providers::payment::encode_form(&params)
+    };
+    let provider = first.state().payments.provider();
+    assert!(provider
+        .verify_notify(signed(key.as_bytes()).as_bytes())
+        .is_ok());
+    assert!(provider
+        .verify_notify(signed(b"test-sandbox-notify-key-not-for-production").as_bytes())
+        .is_err());
+    drop(first);
+    // The next start reads the same key.
+    let second = Application::build(settings.clone(), clock.clone())
+        .await
+        .unwrap();
+    assert!(second
+        .state()
+        .payments
+        .provider()
+        .verify_notify(signed(key.as_bytes()).as_bytes())
+        .is_ok());
+    drop(second);
+
+    settings.payment.allow_sandbox = false;
+    let refused = Application::build(settings, clock).await.err().unwrap();
+    assert!(
+        format!("{refused:#}").contains("PIZZA__PAYMENT__ALLOW_SANDBOX"),
+        "{refused:#}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
