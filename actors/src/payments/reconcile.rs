@@ -353,9 +353,11 @@ pub fn yesterday(now_ms: i64) -> NaiveDate {
 }
 
 /// Applies the repairs of a comparison: every missed notify is settled through the payment
-/// service; the rest is reported as it is.
-pub async fn apply(service: &PaymentService, comparison: &Comparison) -> Vec<ReportLine> {
+/// service; the rest is reported as it is. Answers the report's lines, and how many missed
+/// notifies were found settled meanwhile (a notify or a query came first): those now match.
+pub async fn apply(service: &PaymentService, comparison: &Comparison) -> (Vec<ReportLine>, usize) {
     let mut out = Vec::with_capacity(comparison.findings.len());
+    let mut meanwhile = 0;
     for finding in &comparison.findings {
         let outcome = match finding {
             Finding::MissedNotify {
@@ -371,9 +373,10 @@ pub async fn apply(service: &PaymentService, comparison: &Comparison) -> Vec<Rep
                     );
                     Outcome::Repaired
                 }
-                Ok(Settled::AlreadyApplied) => Outcome::Unresolved {
-                    note: "settled meanwhile by a notify or a query".into(),
-                },
+                Ok(Settled::AlreadyApplied) => {
+                    meanwhile += 1;
+                    continue;
+                }
                 Err(e) => Outcome::Unresolved {
                     note: format!("repair failed: {e}"),
                 },
@@ -387,7 +390,7 @@ pub async fn apply(service: &PaymentService, comparison: &Comparison) -> Vec<Rep
             outcome,
         });
     }
-    out
+    (out, meanwhile)
 }
 
 /// Reconciles `day`: the provider's statement, our rows, the comparison, the repairs, and the
@@ -409,13 +412,13 @@ pub async fn run(
         .collect();
     let ours = runs::our_payments(db, service, from, to, &named).await?;
     let comparison = compare(from, to, &lines, &ours);
-    let report_lines = apply(service, &comparison).await;
+    let (report_lines, meanwhile) = apply(service, &comparison).await;
     let report = Report {
         day: day.format("%Y-%m-%d").to_string(),
         from,
         to,
         statement_lines: lines.iter().filter(|l| from <= l.at && l.at < to).count(),
-        matched: comparison.matched,
+        matched: comparison.matched + meanwhile,
         lines: report_lines,
     };
     runs::RunRepo::new(db.clone())

@@ -21,7 +21,8 @@ pub enum TradeState {
 }
 
 impl TradeState {
-    fn as_str(self) -> &'static str {
+    /// The text stored in `sandbox_trades.state`.
+    pub fn as_str(self) -> &'static str {
         match self {
             TradeState::Pending => "pending",
             TradeState::Settled(o) => o.as_str(),
@@ -425,12 +426,5 @@ impl Ledger {
         rows.iter()
             .map(|r| r.try_get("payment_id").map_err(DbError::from))
             .collect()
-    }
-}
-
-impl TradeState {
-    /// The text stored for the state, for tests and logs.
-    pub fn name(self) -> &'static str {
-        self.as_str()
     }
 }
