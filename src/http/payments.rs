@@ -64,7 +64,9 @@ impl From<PayFailure> for ApiError {
 pub struct CreatePaymentBody {
     order_no: String,
     method: String,
-    /// Where the browser comes back to; default /order/status?orderNo=….
+    /// Where the browser comes back to: a path of this site (`/order/status?…`). Default, and
+    /// for anything else (an absolute URL, `//host`, a backslash, an encoded trick):
+    /// /order/status?orderNo=….
     return_url: Option<String>,
     open_id: Option<String>,
 }
