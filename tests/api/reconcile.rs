@@ -349,3 +349,90 @@ async fn the_embedded_sandbox_makes_its_key_once_and_production_refuses_the_sand
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The ledger's compare-and-sets on the suite's database (PostgreSQL with TEST_DATABASE_URL):
+/// two sandbox instances (two nodes) settle one trade at once, and refund another at once.
+#[tokio::test]
+async fn two_nodes_settle_and_refund_a_trade_once() {
+    use actors::providers::payment::{PaymentError, REFUND_REFUSED};
+    use pizza_order::providers::payment::sandbox::SandboxConfig;
+    use std::sync::Arc;
+    let app = spawn_app().await;
+    let mine = app.app_state.sandbox_payments.clone().unwrap();
+    let other = Arc::new(
+        SandboxPayments::new(
+            SandboxConfig::default(),
+            "test-sandbox-notify-key-not-for-production".into(),
+            app.app_state.db.clone(),
+            app.clock.clone(),
+        )
+        .unwrap(),
+    );
+    let now = app.clock.now_ms();
+    for id in ["PSETTLE", "PREFUND"] {
+        mine.create(&CreatePayment {
+            payment_id: id.into(),
+            order_no: "OTWONODES".into(),
+            amount: Fen(8990),
+            subject: "?".into(),
+            method: PayMethod::WechatH5,
+            notify_url: "http://127.0.0.1:9/n".into(),
+            return_url: String::new(),
+            client_ip: "203.0.113.1".into(),
+            open_id: None,
+            expires_at: now + 60_000,
+        })
+        .await
+        .unwrap();
+    }
+    let nodes = [mine.clone(), other.clone()];
+    let outcomes = [
+        SettleOutcome::Success,
+        SettleOutcome::Fail,
+        SettleOutcome::Cancel,
+    ];
+    let settles: Vec<_> = (0..12)
+        .map(|i| {
+            let pay = nodes[i % 2].clone();
+            let outcome = outcomes[i % 3];
+            tokio::spawn(async move { (outcome, pay.settle("PSETTLE", outcome).await) })
+        })
+        .collect();
+    let mut winners = std::collections::HashSet::new();
+    for settle in settles {
+        let (outcome, result) = settle.await.unwrap();
+        if result.is_ok() {
+            winners.insert(outcome);
+        }
+    }
+    assert_eq!(winners.len(), 1, "one outcome wins: {winners:?}");
+
+    other
+        .settle("PREFUND", SettleOutcome::Success)
+        .await
+        .unwrap();
+    let refunds: Vec<_> = (0..20)
+        .map(|i| {
+            let pay = nodes[i % 2].clone();
+            let id = format!("r{}", i / 2);
+            tokio::spawn(async move { pay.refund("PREFUND", &id, Fen(1000)).await })
+        })
+        .collect();
+    let mut ids = std::collections::HashSet::new();
+    for refund in refunds {
+        match refund.await.unwrap() {
+            Ok(r) => {
+                ids.insert(r.refund_id);
+            }
+            Err(PaymentError::Rejected { code, .. }) => assert_eq!(code, REFUND_REFUSED),
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert_eq!(ids.len(), 8, "8 × ¥10 fit in ¥89.90, a ninth does not");
+    let total: i64 =
+        sqlx::query_scalar("SELECT refunded FROM sandbox_trades WHERE payment_id = 'PREFUND'")
+            .fetch_one(app.app_state.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(total, 8000);
+}
