@@ -20,7 +20,12 @@ impl Drop for Housekeeping {
 /// migrations' and the tests' setup for no gain).
 pub fn start(state: AppState) -> Housekeeping {
     Housekeeping(tokio::spawn(async move {
-        tokio::join!(cleanup(state.clone()), expire_payments(state));
+        tokio::join!(
+            cleanup(state.clone()),
+            expire_payments(state.clone()),
+            sandbox_notifies(state.clone()),
+            crate::reconcile_job::daily(state),
+        );
     }))
 }
 
@@ -36,6 +41,14 @@ async fn expire_payments(state: AppState) {
             Ok(closed) => tracing::info!(closed, "expired payments closed"),
             Err(e) => tracing::warn!(error = %e, "payment expiry failed"),
         }
+    }
+}
+
+/// The sandbox provider's notifies still being sent resume at once, and those of a node that
+/// went away are taken over (see `providers::payment::sandbox`).
+async fn sandbox_notifies(state: AppState) {
+    if let Some(sandbox) = &state.sandbox_payments {
+        sandbox.resume_and_sweep().await;
     }
 }
 

@@ -6,6 +6,7 @@ pub mod housekeeping;
 pub mod http;
 pub mod providers;
 pub mod realtime;
+pub mod reconcile_job;
 pub mod seed;
 pub mod state;
 pub mod telemetry;

@@ -18,8 +18,9 @@ use actors::domain::catalog::DELIVERY;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::state as s;
+use actors::domain::return_path::ReturnPath;
 use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
-use actors::providers::payment::{PayMethod, PaymentError};
+use actors::providers::payment::{encode_component, PayMethod, PaymentError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -68,7 +69,9 @@ impl From<PayFailure> for ApiError {
 pub struct CreatePaymentBody {
     order_no: String,
     method: String,
-    /// Where the browser comes back to; default /order/status?orderNo=….
+    /// Where the browser comes back to: a path of this site (`/order/status?…`). Default, and
+    /// for anything else (an absolute URL, `//host`, a backslash, an encoded trick):
+    /// /order/status?orderNo=….
     return_url: Option<String>,
     open_id: Option<String>,
 }
@@ -100,11 +103,22 @@ pub struct PaymentCreatedDto {
     pub expires_at: Option<i64>,
 }
 
-/// Only a relative path of this site, or nothing: never an open redirect.
+/// Where the browser comes back to: a path of this site ([`ReturnPath`]), never an open
+/// redirect. Anything else (an absolute URL, even of this site, `//host`, a backslash, an
+/// encoded trick) gets the order's status page instead of a 400: the return address only says
+/// where the payer lands afterwards, and that page is always right, so a client sending a
+/// form we do not take must not stop a customer from paying. The refusal is logged.
 fn return_url(given: Option<&str>, order_no: &str) -> String {
-    match given.map(str::trim) {
-        Some(u) if u.starts_with('/') && !u.starts_with("//") => u.to_string(),
-        _ => format!("/order/status?orderNo={order_no}"),
+    let default = || format!("/order/status?orderNo={}", encode_component(order_no));
+    match given {
+        None | Some("") => default(),
+        Some(text) => match ReturnPath::parse(text) {
+            Ok(path) => path.as_str().to_owned(),
+            Err(why) => {
+                tracing::warn!(order_no, %why, given = %text.escape_debug(), "return URL refused: the status page instead");
+                default()
+            }
+        },
     }
 }
 

@@ -15,6 +15,7 @@ mod menu;
 mod nodes;
 mod payments;
 mod races;
+mod reconcile;
 mod security;
 mod session_store;
 mod sms_codes;

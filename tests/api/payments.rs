@@ -11,7 +11,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-const SANDBOX_SECRET: &[u8] = b"pizza-order-sandbox-notify-key";
+const SANDBOX_SECRET: &[u8] = b"test-sandbox-notify-key-not-for-production";
 
 /// A registered customer with an unpaid delivery order from the flagship: (token, orderNo).
 pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {

@@ -20,6 +20,7 @@ pub mod phone;
 pub mod profile;
 pub mod promotion;
 pub mod remark;
+pub mod return_path;
 pub mod scan_order;
 pub mod seed;
 pub mod smart_read;

@@ -19,6 +19,8 @@ use crate::providers::payment::{
 };
 use std::sync::Arc;
 
+pub mod reconcile;
+
 /// The pay-in-progress record lives 30 minutes (spec §3, §9); so does an attempt.
 pub const PAYMENT_LIFETIME_MS: i64 = 30 * 60_000;
 

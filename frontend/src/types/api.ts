@@ -735,6 +735,7 @@ export type PayMethod =
 export interface CreatePaymentInput {
   orderNo: string;
   method: PayMethod;
+  /** A path of this site (`/order/status?…`); anything else comes back to the status page. */
   returnUrl?: string;
   openId?: string;
 }
