@@ -99,6 +99,14 @@ pub enum ApiError {
     /// "-7", the names in the message, data is the fresh cart (those items disabled).
     #[error("sold out: {}", names.en)]
     SoldOut { names: Msg, cart: serde_json::Value },
+    /// The customer chose a promotion that cannot save anything on this cart: errCode "-8",
+    /// the reason (再买¥x可享, not in effect …) in the message, data is the cart unchanged.
+    #[error("promotion refused: {}", why.en)]
+    RuleRefused {
+        rule: Msg,
+        why: Msg,
+        cart: serde_json::Value,
+    },
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -156,6 +164,7 @@ impl ApiError {
             ApiError::OutOfArea => "-5",
             ApiError::AmountsChanged(_) => "-6",
             ApiError::SoldOut { .. } => "-7",
+            ApiError::RuleRefused { .. } => "-8",
             ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::Unavailable(_) => "503",
@@ -202,6 +211,10 @@ impl ApiError {
                 format!("商品已售罄：{}", names.zh),
                 format!("Sold out: {}", names.en),
             ),
+            ApiError::RuleRefused { rule, why, .. } => Msg::new(
+                format!("「{}」暂不可用：{}", rule.zh, why.zh),
+                format!("{} cannot be used: {}", rule.en, why.en),
+            ),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -228,7 +241,9 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) | ApiError::AmountsChanged(_) | ApiError::SoldOut { .. } => {
                 StatusCode::CONFLICT
             }
-            ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
+            ApiError::Cart(_) | ApiError::OutOfArea | ApiError::RuleRefused { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -244,7 +259,9 @@ impl ResponseError for ApiError {
         let lang = current_lang();
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
-            ApiError::AmountsChanged(cart) | ApiError::SoldOut { cart, .. } => cart.clone(),
+            ApiError::AmountsChanged(cart)
+            | ApiError::SoldOut { cart, .. }
+            | ApiError::RuleRefused { cart, .. } => cart.clone(),
             ApiError::RefundFailed { content, store_tel } => {
                 serde_json::json!({ "content": content, "storeTel": store_tel })
             }
@@ -331,6 +348,11 @@ mod tests {
                 names: Msg::fixed("可口可乐", "Coca-Cola"),
                 cart: serde_json::Value::Null,
             },
+            ApiError::RuleRefused {
+                rule: Msg::fixed("满200减40", "¥40 off over ¥200"),
+                why: Msg::fixed("再买¥25.60可享", "Add ¥25.60 more to get it"),
+                cart: serde_json::Value::Null,
+            },
         ];
         let expected = [
             ("400", 400),
@@ -352,6 +374,7 @@ mod tests {
             ("-6", 409),
             ("01", 502),
             ("-7", 409),
+            ("-8", 400),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

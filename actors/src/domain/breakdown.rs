@@ -9,7 +9,7 @@
 //! tablet show the very lines the customer agreed to.
 
 use super::catalog::Bilingual;
-use super::money::Fen;
+use super::money::{yuan, Fen};
 use super::promotion::{Applied, Promotion};
 use serde::{Deserialize, Serialize};
 
@@ -166,5 +166,93 @@ impl Breakdown {
             ));
         }
         None
+    }
+}
+
+/// The breakdown as the API shows it (cart, order detail, tablet): yuan, and every name in
+/// both languages, so a socket payload with no request language reads the same.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BreakdownView {
+    pub lines: Vec<ListLineView>,
+    pub discounts: Vec<DiscountView>,
+    #[serde(with = "yuan")]
+    pub product_amount: Fen,
+    #[serde(with = "yuan")]
+    pub discount_amount: Fen,
+    #[serde(with = "yuan")]
+    pub delivery_fee: Fen,
+    #[serde(with = "yuan")]
+    pub delivery_fee_waived: Fen,
+    #[serde(with = "yuan")]
+    pub payable: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListLineView {
+    pub line_id: String,
+    pub product_code: String,
+    pub name_cn: String,
+    pub name_en: String,
+    pub spec_cn: String,
+    pub spec_en: String,
+    #[serde(with = "yuan")]
+    pub unit_price: Fen,
+    pub quantity: u32,
+    #[serde(with = "yuan")]
+    pub amount: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscountView {
+    pub rule_id: String,
+    pub name_cn: String,
+    pub name_en: String,
+    pub rule_type: String,
+    pub level: DiscountLevel,
+    #[serde(with = "yuan")]
+    pub amount: Fen,
+    pub line_ids: Vec<String>,
+}
+
+impl From<&Breakdown> for BreakdownView {
+    fn from(b: &Breakdown) -> BreakdownView {
+        BreakdownView {
+            lines: b
+                .lines
+                .iter()
+                .map(|l| ListLineView {
+                    line_id: l.line_id.clone(),
+                    product_code: l.product_code.clone(),
+                    name_cn: l.name.cn.clone(),
+                    name_en: l.name.en.clone(),
+                    spec_cn: l.spec.cn.clone(),
+                    spec_en: l.spec.en.clone(),
+                    unit_price: l.unit_price,
+                    quantity: l.quantity,
+                    amount: l.amount,
+                })
+                .collect(),
+            discounts: b
+                .discounts
+                .iter()
+                .map(|d| DiscountView {
+                    rule_id: d.rule_id.clone(),
+                    name_cn: d.name.cn.clone(),
+                    name_en: d.name.en.clone(),
+                    rule_type: d.rule_type.clone(),
+                    level: d.level,
+                    amount: d.amount,
+                    line_ids: d.line_ids.clone(),
+                })
+                .collect(),
+            product_amount: b.product_amount,
+            discount_amount: b.discount_amount,
+            delivery_fee: b.delivery_fee,
+            delivery_fee_waived: b.delivery_fee_waived,
+            payable: b.payable,
+        }
     }
 }
