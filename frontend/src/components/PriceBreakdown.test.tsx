@@ -39,7 +39,7 @@ describe('PriceBreakdown', () => {
     const all = screen.getByTestId('price-breakdown');
     expect(all.textContent).not.toMatch(HAN);
     expect(screen.getByTestId('breakdown-products')).toHaveTextContent('Items¥107.00');
-    expect(screen.getByTestId('breakdown-discount-R005')).toHaveTextContent('OrderDelivery: ¥20 off over ¥150-¥20.00');
+    expect(screen.getByTestId('breakdown-discount-R005')).toHaveTextContent('Whole orderDelivery: ¥20 off over ¥150-¥20.00');
     expect(screen.getByTestId('breakdown-waived')).toHaveTextContent('Free delivery-¥6.00');
     expect(screen.getByTestId('checkout-total')).toHaveAttribute('data-amount', '¥67.20');
   });

@@ -358,7 +358,7 @@ export const en: Partial<Record<MessageKey, string>> = {
   'breakdown.unitTimesQty': '{price} × {qty}',
   'breakdown.products': 'Items',
   'breakdown.offer': 'Offer',
-  'breakdown.orderOffer': 'Order',
+  'breakdown.orderOffer': 'Whole order',
   'breakdown.deliveryFee': 'Delivery fee',
   'breakdown.feeWaived': 'Free delivery',
   'breakdown.payable': 'To pay',

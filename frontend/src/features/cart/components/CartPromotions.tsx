@@ -60,7 +60,8 @@ export function CartPromotions({ cart }: { cart: Cart }) {
                     </small>
                   )}
                 </span>
-                {o.discountAmount > 0 && <span className="cart-choice__save">{t('cart.saves', { amount: formatFen(toFen(o.discountAmount)) })}</span>}
+                {/* What it saves only while choosing it would get it: not for a threshold not reached. */}
+                {o.discountAmount > 0 && (o.reason === null || o.reason === 'mutex') && <span className="cart-choice__save">{t('cart.saves', { amount: formatFen(toFen(o.discountAmount)) })}</span>}
               </label>
             );
           })}
