@@ -580,11 +580,11 @@ pub async fn choose_rule(
     });
     if let Some((rule, why)) = refusal {
         let dto = render_with(&state, &ctx, &snapshot, &owner, &current, &board);
-        return Err(ApiError::RuleRefused {
-            rule,
-            why,
-            cart: serde_json::to_value(&dto).unwrap_or_default(),
-        });
+        return Err(ApiError::rule_refused(
+            &rule,
+            &why,
+            serde_json::to_value(&dto).unwrap_or_default(),
+        ));
     }
     let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
         if cart.chosen_rules.contains(&rule_id) {

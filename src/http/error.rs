@@ -101,12 +101,8 @@ pub enum ApiError {
     SoldOut { names: Msg, cart: serde_json::Value },
     /// The customer chose a promotion that cannot save anything on this cart: errCode "-8",
     /// the reason (再买¥x可享, not in effect …) in the message, data is the cart unchanged.
-    #[error("promotion refused: {}", why.en)]
-    RuleRefused {
-        rule: Msg,
-        why: Msg,
-        cart: serde_json::Value,
-    },
+    #[error("promotion refused: {}", msg.en)]
+    RuleRefused { msg: Msg, cart: serde_json::Value },
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -143,6 +139,17 @@ impl ApiError {
                 format!("Too many requests, please try again in {seconds} s"),
             ),
             retry_after_seconds: seconds,
+        }
+    }
+
+    /// The customer's promotion choice cannot save anything: `why` says what is missing.
+    pub fn rule_refused(rule: &Msg, why: &Msg, cart: serde_json::Value) -> Self {
+        ApiError::RuleRefused {
+            msg: Msg::new(
+                format!("「{}」暂不可用：{}", rule.zh, why.zh),
+                format!("{} cannot be used: {}", rule.en, why.en),
+            ),
+            cart,
         }
     }
 
@@ -211,10 +218,7 @@ impl ApiError {
                 format!("商品已售罄：{}", names.zh),
                 format!("Sold out: {}", names.en),
             ),
-            ApiError::RuleRefused { rule, why, .. } => Msg::new(
-                format!("「{}」暂不可用：{}", rule.zh, why.zh),
-                format!("{} cannot be used: {}", rule.en, why.en),
-            ),
+            ApiError::RuleRefused { msg, .. } => msg.clone(),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -348,11 +352,11 @@ mod tests {
                 names: Msg::fixed("可口可乐", "Coca-Cola"),
                 cart: serde_json::Value::Null,
             },
-            ApiError::RuleRefused {
-                rule: Msg::fixed("满200减40", "¥40 off over ¥200"),
-                why: Msg::fixed("再买¥25.60可享", "Add ¥25.60 more to get it"),
-                cart: serde_json::Value::Null,
-            },
+            ApiError::rule_refused(
+                &Msg::fixed("满200减40", "¥40 off over ¥200"),
+                &Msg::fixed("再买¥25.60可享", "Add ¥25.60 more to get it"),
+                serde_json::Value::Null,
+            ),
         ];
         let expected = [
             ("400", 400),

@@ -65,13 +65,12 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    /// `lines`: the charged lines. `line_ids[unit_lines[u]]` names the line of each unit the
-    /// rules saw; `rule` finds a rule by id. `payable` is the pricing's own figure, so
+    /// `lines`: the charged lines. `unit_line_ids[u]` names the line of each unit the rules
+    /// saw; `rule` finds a rule by id. `payable` is the pricing's own figure, so
     /// [`Breakdown::inconsistency`] checks the pricing rather than restating it.
     pub fn build<'r>(
         lines: Vec<ListLine>,
-        line_ids: &[String],
-        unit_lines: &[usize],
+        unit_line_ids: &[String],
         applied: &Applied,
         rule: &dyn Fn(&str) -> Option<&'r Promotion>,
         delivery_fee: Fen,
@@ -85,11 +84,8 @@ impl Breakdown {
                 let order_level = applied.order_discounts.iter().any(|(id, _)| id == rule_id);
                 let mut ids: Vec<String> = Vec::new();
                 if !order_level {
-                    for (line, d) in unit_lines.iter().zip(&applied.unit_discounts) {
+                    for (line_id, d) in unit_line_ids.iter().zip(&applied.unit_discounts) {
                         let Some((id, d)) = d else { continue };
-                        let Some(line_id) = line_ids.get(*line) else {
-                            continue;
-                        };
                         if id == rule_id && *d > Fen::ZERO && !ids.contains(line_id) {
                             ids.push(line_id.clone());
                         }

@@ -258,12 +258,13 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
     let price_after_promotions = price_of_product - discount;
     let (delivery_fee, delivery_fee_after, difference) =
         delivery_fee(input.store, input.order_type, price_after_promotions);
-    let line_ids: Vec<String> = lines.iter().map(|l| l.line.id.clone()).collect();
-    let unit_lines: Vec<usize> = units.iter().map(|u| u.line).collect();
+    let unit_line_ids: Vec<String> = units
+        .iter()
+        .map(|u| lines[u.line].line.id.clone())
+        .collect();
     let breakdown = Breakdown::build(
         valid.iter().map(|&i| list_line(&lines[i])).collect(),
-        &line_ids,
-        &unit_lines,
+        &unit_line_ids,
         &applied,
         &|id| input.promotions.iter().find(|p| p.rule_id == id),
         delivery_fee,

@@ -140,7 +140,7 @@ pub fn decide<'r>(
 }
 
 /// The order rules are applied and compared in.
-pub fn order_key<'a>(rule: &'a Promotion) -> (i32, &'a str) {
+pub fn order_key(rule: &Promotion) -> (i32, &str) {
     (rule.sort, rule.rule_id.as_str())
 }
 

@@ -124,6 +124,9 @@ fn random_rule(rng: &mut StdRng, i: usize) -> Promotion {
     )
 }
 
+/// A combination's rules as (sort, id), sorted.
+type Ids = Vec<(i32, String)>;
+
 /// The reference: every subset of the rules with at most one per mutex group, priced with
 /// `apply`; the lowest payable, then the fewest rules, then the smaller sorted (sort, id) list.
 /// With a choice: the best subset holding it, unless the choice saves nothing there.
@@ -155,9 +158,9 @@ fn brute_force(
         ids.sort();
         all.push(((payable, ids.len(), ids), applied));
     }
-    let best_of = |filter: &dyn Fn(&(Vec<(i32, String)>, &Applied)) -> bool| {
+    let best_of = |filter: &dyn Fn(&Ids, &Applied) -> bool| {
         all.iter()
-            .filter(|(k, a)| filter(&(k.2.clone(), a)))
+            .filter(|(k, a)| filter(&k.2, a))
             .min_by(|a, b| a.0.cmp(&b.0))
             .cloned()
     };
@@ -165,9 +168,9 @@ fn brute_force(
         let r = rules.iter().find(|r| r.rule_id == c).unwrap();
         apply(&[r], units).total() > Fen::ZERO
     });
-    let mut best = best_of(&|_| true).unwrap();
+    let mut best = best_of(&|_, _| true).unwrap();
     if let (Some(c), true) = (chosen, chosen_saves_alone) {
-        let with = best_of(&|(ids, _)| ids.iter().any(|(_, id)| id == c)).unwrap();
+        let with = best_of(&|ids, _| ids.iter().any(|(_, id)| id == c)).unwrap();
         if with.1.rules.iter().any(|(id, d)| id == c && *d > Fen::ZERO) {
             best = with;
         }
@@ -201,12 +204,10 @@ fn check(
     let products: Fen = units.iter().map(|u| u.price).sum();
     let after = products - decision.applied.total();
     let fee_charged = payable_of(after) - after;
-    let unit_lines: Vec<usize> = units.iter().map(|u| u.line).collect();
-    let line_ids: Vec<String> = (0..lines.len()).map(|i| format!("l{i}")).collect();
+    let unit_line_ids: Vec<String> = units.iter().map(|u| format!("l{}", u.line)).collect();
     let breakdown = Breakdown::build(
         list_lines(lines),
-        &line_ids,
-        &unit_lines,
+        &unit_line_ids,
         &decision.applied,
         &|id| rules.iter().find(|r| r.rule_id == id),
         Fen(fee.0),
