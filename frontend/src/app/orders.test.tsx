@@ -154,6 +154,23 @@ describe('/order/info', () => {
   });
 });
 
+describe('/order/info in English', () => {
+  it('names the lines and the discounts in English from the frozen breakdown', async () => {
+    api({ 'GET /orders/:no': () => makeOrder({ orderNo: 'O002' }) });
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    renderApp('/order/info?orderNo=O002');
+    const lines = await screen.findByTestId('order-lines');
+    expect(lines).toHaveTextContent('Super Supreme Pizza');
+    expect(lines).toHaveTextContent('Sprite');
+    const bill = screen.getByTestId('order-breakdown');
+    expect(bill.textContent).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('20% off pizzas-¥19.80');
+    expect(within(bill).getByTestId('order-amount')).toHaveTextContent('Pay on delivery');
+    useI18n.setState({ lang: 'zh' });
+  });
+});
+
 describe('/order/oneMoreOrder', () => {
   it('fills the cart again, names what was left out, then goes to checkout', async () => {
     let calls = 0;

@@ -2,7 +2,7 @@ import { BagIcon, DineIcon, PhoneIcon, ScooterIcon } from '@/components/Icons';
 import { Price } from '@/components/Price';
 import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { now } from '@/lib/clock';
-import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import { pickLang, useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { OrderDetail } from '@/types/api';
 import { itemOptions } from '@/utils/cartItem';
@@ -90,6 +90,12 @@ export function OrderInfoCard({ order }: { order: OrderDetail }) {
 /** The lines as priced at submit and the amounts. */
 export function OrderLinesCard({ order }: { order: OrderDetail }) {
   const t = useT();
+  const lang = useLang();
+  // The line's name in the reader's language (the frozen line speaks the submitter's).
+  const nameOf = (line: OrderDetail['lines'][number]) => {
+    const bill = order.breakdown.lines.find((l) => l.lineId === line.id);
+    return bill ? pickLang(lang, bill.nameCn, bill.nameEn) : (line.prodName ?? line.productCode);
+  };
   const type = orderTypeOf(order);
   const offline = order.paymentType === 'offline';
   const lines = order.lines ?? [];
@@ -102,7 +108,7 @@ export function OrderLinesCard({ order }: { order: OrderDetail }) {
           return (
             <li key={line.id ?? i} className="ost-line">
               <span className="ost-line__name">
-                {line.prodName ?? line.productCode}
+                {nameOf(line)}
                 {opts.length > 0 && <small>{opts.join(' · ')}</small>}
               </span>
               <span className="ost-line__qty">{t('breakdown.unitTimesQty', { price: formatFen(toFen(line.unitPrice ?? 0)), qty: line.quantity ?? 1 })}</span>
