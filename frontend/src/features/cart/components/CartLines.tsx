@@ -103,9 +103,7 @@ function Line({ item, readOnly, disabledLabel }: { item: CartItem; readOnly?: bo
             <Price fen={total} size="sm" />
             {(readOnly || item.quantity > 1) && <small className="cart-line__unit">{t('breakdown.unitTimesQty', { price: formatFen(toFen(item.unitPrice)), qty: item.quantity })}</small>}
           </span>
-          {readOnly ? (
-            <span className="cart-line__qty">×{item.quantity}</span>
-          ) : off ? (
+          {readOnly ? null : off ? (
             <span className="cart-line__qty">×{item.quantity}</span>
           ) : (
             <Stepper
