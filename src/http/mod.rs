@@ -4,6 +4,7 @@ pub mod addresses;
 pub mod auth;
 pub mod cart;
 pub mod cart_owner;
+pub mod cart_rules;
 pub mod checkout;
 pub mod cities;
 pub mod client_ip;
@@ -93,7 +94,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(cart::edit_items)
                 .service(cart::delete_items)
                 .service(cart::clear_cart)
-                .service(cart::choose_rule)
+                .service(cart_rules::choose_rule)
                 .service(cart::clear_unavailable)
                 .service(cart::verify)
                 // Literal order paths before /orders/{orderNo}.

@@ -2,8 +2,8 @@
 //! UI at /api-docs/.
 
 use super::{
-    addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, order_detail, orders,
-    payments, stores, system, tablet, tablet_store,
+    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, me, menu, order_detail,
+    orders, payments, stores, system, tablet, tablet_store,
 };
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -30,7 +30,7 @@ use utoipa::{Modify, OpenApi};
         addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
-        cart::choose_rule, cart::clear_unavailable, cart::verify,
+        cart_rules::choose_rule, cart::clear_unavailable, cart::verify,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, order_detail::detail,
         order_detail::cancel, order_detail::refund_again, order_detail::comment,
         orders::reorder,

@@ -10,13 +10,14 @@ use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::orders::{OrderRepo, OrderRow};
+use actors::domain::breakdown::BreakdownView;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Command, OrderState};
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
 use actors::domain::view_token::{verify, view_token};
-use actors::orders::view::{order_eta, steps, Step};
+use actors::orders::view::{order_breakdown, order_eta, steps, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
@@ -95,6 +96,9 @@ pub struct OrderDetailDto {
     pub lines: Vec<Value>,
     #[schema(value_type = Vec<Object>)]
     pub rules: Value,
+    /// The amounts frozen at submit: lines at list price, discounts, fee, payable.
+    #[schema(value_type = Object)]
+    pub breakdown: BreakdownView,
     pub created_at: i64,
     /// Every transition with its time, oldest first.
     pub history: Vec<HistoryDto>,
@@ -211,6 +215,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .unwrap_or(false),
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
         rules: doc.get("rules").cloned().unwrap_or_default(),
+        breakdown: BreakdownView::from(&order_breakdown(&order)),
         created_at: order.created_at,
         seq: order.seq,
         eta: order_eta(&order, &history, live_store.as_ref(), now),

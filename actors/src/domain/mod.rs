@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod address;
+pub mod breakdown;
 pub mod cart;
 pub mod cart_item;
 pub mod cart_pricing;
@@ -19,6 +20,7 @@ pub mod order_time;
 pub mod phone;
 pub mod profile;
 pub mod promotion;
+pub mod promotion_choice;
 pub mod remark;
 pub mod return_path;
 pub mod scan_order;

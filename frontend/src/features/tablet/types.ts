@@ -2,6 +2,7 @@
  * The tablet's side of the server contract (docs/payments-and-orders.md "Tablet"). Kept in the
  * feature: nothing else in the app reads staff data.
  */
+import type { PriceBreakdown } from '@/types/api';
 
 /** An order line as the kitchen reads it. */
 export interface KitchenLine {
@@ -41,6 +42,8 @@ export interface TabletOrder {
   address: string | null;
   /** The promise: the booked time, else submit + the store's delivery or preparation time. */
   promisedBy: number;
+  /** The amounts as the customer agreed to them. */
+  breakdown: PriceBreakdown;
 }
 
 /** The answer of accept / refuse / advance / undo. */
