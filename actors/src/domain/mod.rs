@@ -22,6 +22,7 @@ pub mod promotion;
 pub mod remark;
 pub mod scan_order;
 pub mod seed;
+pub mod settlement;
 pub mod smart_read;
 pub mod store_board;
 pub mod store_rules;
