@@ -91,6 +91,12 @@ pub async fn until_state(app: &TestApp, token: &str, order_no: &str, state: u64)
     );
 }
 
+/// The provider's trade number of an attempt, as it answered at create.
+async fn trade_no_of(app: &TestApp, payment_id: &str) -> String {
+    let row = app.app_state.payments.repo().get(payment_id).await.unwrap();
+    row.unwrap().provider_trade_no.unwrap()
+}
+
 pub async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> Answer {
     app.post(
         &format!("/sandbox/api/pay/{payment_id}"),
@@ -100,10 +106,10 @@ pub async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> A
     .await
 }
 
-fn notify_body(payment_id: &str, amount_fen: i64, status: &str) -> String {
+fn notify_body(payment_id: &str, trade_no: &str, amount_fen: i64, status: &str) -> String {
     let mut params = vec![
         ("payment_id".to_string(), payment_id.to_string()),
-        ("trade_no".to_string(), format!("T{payment_id}")),
+        ("trade_no".to_string(), trade_no.to_string()),
         ("status".to_string(), status.to_string()),
         ("amount".to_string(), amount_fen.to_string()),
         ("at".to_string(), "1795406400000".to_string()),
@@ -298,19 +304,36 @@ async fn a_notify_applies_once_however_often_it_comes() {
     let created = create_payment(&app, &token, &order_no).await;
     let payment_id = created["paymentId"].as_str().unwrap().to_string();
     let amount = (created["payAmount"].as_f64().unwrap() * 100.0).round() as i64;
+    let trade_no = trade_no_of(&app, &payment_id).await;
     let mut events = app.app_state.bus.subscribe();
 
-    // Forged and wrong-amount notifies change nothing.
-    let mut forged = notify_body(&payment_id, amount, "paid");
+    // A forged notify, one for a payment we never issued, and one the provider does not
+    // confirm (not paid yet) change nothing.
+    let mut forged = notify_body(&payment_id, &trade_no, amount, "paid");
     forged = forged.replace("sign=", "sign=00");
     assert_eq!(post_notify(&app, forged).await.0, 400);
+    let unknown = post_notify(
+        &app,
+        notify_body("P0123456789abcdef01234567", &trade_no, amount, "paid"),
+    )
+    .await;
+    assert_eq!(unknown, (400, "fail: unknown payment".to_string()));
+    let early = post_notify(&app, notify_body(&payment_id, &trade_no, amount, "paid")).await;
     assert_eq!(
-        post_notify(&app, notify_body(&payment_id, amount - 1, "paid"))
-            .await
-            .0,
-        400
+        early,
+        (409, "fail: not confirmed by the provider".to_string())
     );
     assert_eq!(order(&app, &token, &order_no).await["state"], 5);
+
+    // Paid at the provider (its own notify races ours below); a notify with another amount
+    // or trade number than the provider answers is not confirmed.
+    assert!(pay_at_cashier(&app, &payment_id, "success").await.body["returnUrl"].is_string());
+    for body in [
+        notify_body(&payment_id, &trade_no, amount - 1, "paid"),
+        notify_body(&payment_id, "T999", amount, "paid"),
+    ] {
+        assert_eq!(post_notify(&app, body).await.0, 409);
+    }
 
     // Ten at once, then sixteen replays.
     let mut tasks = tokio::task::JoinSet::new();
@@ -318,7 +341,7 @@ async fn a_notify_applies_once_however_often_it_comes() {
         let (client, url, body) = (
             app.client.clone(),
             format!("{}/api/v1/payments/notify/sandbox", app.address),
-            notify_body(&payment_id, amount, "paid"),
+            notify_body(&payment_id, &trade_no, amount, "paid"),
         );
         tasks.spawn(async move {
             let res = client
@@ -336,7 +359,7 @@ async fn a_notify_applies_once_however_often_it_comes() {
     }
     for _ in 0..16 {
         assert_eq!(
-            post_notify(&app, notify_body(&payment_id, amount, "paid")).await,
+            post_notify(&app, notify_body(&payment_id, &trade_no, amount, "paid")).await,
             (200, "success".to_string())
         );
     }
@@ -542,9 +565,10 @@ async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retrie
     let o = order(&app, &token, &order_no).await;
     assert_eq!(
         (o["state"].as_u64(), o["payment"]["state"].as_str()),
-        (Some(3), Some("paid")),
-        "cancelled, money not back yet"
+        (Some(3), Some("refunding")),
+        "cancelled, the refund owed"
     );
+    assert_eq!(o["payment"]["refundReason"], "订单已取消");
     let retried = app
         .post(
             &format!("/api/v1/orders/{order_no}/refund"),
@@ -553,4 +577,200 @@ async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retrie
         )
         .await;
     assert_eq!(retried.assert_ok()["payment"]["state"], "refunded");
+}
+
+/// The reported defect: the later attempt paid first, then the earlier one. The first to settle
+/// keeps the money; the other is refunded automatically and shown so, with its reason.
+#[tokio::test]
+async fn the_earlier_attempt_paid_last_is_refunded_as_a_duplicate() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370010").await;
+    let first = create_payment(&app, &token, &order_no).await;
+    // A minute later the customer switches method.
+    app.clock.advance_ms(60_000);
+    let second = create_payment(&app, &token, &order_no).await;
+    let (first, second) = (
+        first["paymentId"].as_str().unwrap().to_string(),
+        second["paymentId"].as_str().unwrap().to_string(),
+    );
+    assert!(pay_at_cashier(&app, &second, "success").await.body["returnUrl"].is_string());
+    until_state(&app, &token, &order_no, 6).await;
+    assert!(pay_at_cashier(&app, &first, "success").await.body["returnUrl"].is_string());
+    let mut shown = Value::Null;
+    for _ in 0..100 {
+        shown = app
+            .get_auth(&format!("/api/v1/payments/{first}"), Some(&token))
+            .await
+            .assert_ok()
+            .clone();
+        if shown["state"] == "refunded" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        (shown["state"].as_str(), shown["refundReason"].as_str()),
+        (Some("refunded"), Some("重复支付"))
+    );
+    let en = app
+        .call(
+            Method::GET,
+            &format!("/api/v1/payments/{first}"),
+            None,
+            Some(&token),
+            &[("Accept-Language", "en")],
+        )
+        .await;
+    assert_eq!(en.assert_ok()["refundReason"], "Duplicate payment");
+
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(o["state"], 6);
+    assert_eq!(o["paidAmount"], o["orderAmount"], "counted once");
+    assert_eq!(
+        (
+            o["payment"]["paymentId"].as_str(),
+            o["payment"]["state"].as_str()
+        ),
+        (Some(second.as_str()), Some("paid"))
+    );
+    let attempts: Vec<(String, String, Value)> = o["payments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["paymentId"].as_str().unwrap().to_string(),
+                p["state"].as_str().unwrap().to_string(),
+                p["refundReason"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        attempts,
+        vec![
+            (first.clone(), "refunded".into(), json!("重复支付")),
+            (second.clone(), "paid".into(), Value::Null),
+        ]
+    );
+    // The provider gave the first attempt's money back, once.
+    let statement = app
+        .app_state
+        .payments
+        .provider()
+        .statement(0, i64::MAX)
+        .await
+        .unwrap();
+    let refunds: Vec<&str> = statement
+        .iter()
+        .filter(|l| l.kind == actors::providers::payment::StatementKind::Refund)
+        .map(|l| l.payment_id.as_str())
+        .collect();
+    assert_eq!(refunds, vec![first.as_str()]);
+}
+
+/// At 30 minutes expiry asks the provider first: an attempt paid there (its notify not through
+/// yet) settles the order instead of cancelling it.
+#[tokio::test]
+async fn expiry_settles_an_attempt_paid_at_the_provider() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370011").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    // The notify's confirmation query fails: the notify is refused and retried 2 s later.
+    sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    assert!(pay_at_cashier(&app, &payment_id, "success").await.body["returnUrl"].is_string());
+    for _ in 0..100 {
+        if sandbox
+            .notify_delivery(&payment_id)
+            .is_some_and(|d| d.attempts >= 1)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        order(&app, &token, &order_no).await["state"],
+        5,
+        "not told yet"
+    );
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 1);
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(6), Some("paid")),
+        "settled, not cancelled"
+    );
+    assert_eq!(o["paidAmount"], o["orderAmount"]);
+}
+
+/// A provider that cannot be reached at expiry: nothing is cancelled on a guess; the next run
+/// asks again, closes the attempt at the provider, then cancels the order.
+#[tokio::test]
+async fn expiry_never_cancels_while_the_provider_cannot_answer() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370012").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
+    assert_eq!(order(&app, &token, &order_no).await["state"], 5);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 1);
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(9), Some("closed"))
+    );
+    pay_at_cashier(&app, &payment_id, "success")
+        .await
+        .assert_error(409, "409");
+}
+
+/// A refund the provider cannot make now is owed (the row says refunding, with its reason)
+/// and the housekeeping pass makes it later with the same refund id.
+#[tokio::test]
+async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370013").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    pay_at_cashier(&app, &payment_id, "success").await;
+    until_state(&app, &token, &order_no, 6).await;
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_refund(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    let cancelled = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    let cancelled = cancelled.assert_ok();
+    assert_eq!(
+        (
+            cancelled["state"].as_u64(),
+            cancelled["payment"]["state"].as_str()
+        ),
+        (Some(3), Some("refunding"))
+    );
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
+    let p = app
+        .get_auth(&format!("/api/v1/payments/{payment_id}"), Some(&token))
+        .await;
+    assert_eq!(
+        (
+            p.assert_ok()["state"].as_str(),
+            p.assert_ok()["refundReason"].as_str()
+        ),
+        (Some("refunded"), Some("订单已取消"))
+    );
 }
