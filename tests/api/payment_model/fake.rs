@@ -19,7 +19,11 @@ pub const NAME: &str = "model";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TradeState {
     Pending,
-    Paid { at: i64 },
+    Paid {
+        at: i64,
+    },
+    /// The payer failed or cancelled at the cashier: it can no more be paid than a closed one.
+    Failed,
     Closed,
 }
 
@@ -63,6 +67,9 @@ pub struct Ledger {
     pub refund_outage: bool,
     /// How many refund calls the outage failed so far.
     pub outages_hit: u32,
+    /// The next query or close fails with Unavailable.
+    pub query_outage: bool,
+    pub query_outages_hit: u32,
 }
 
 #[derive(Clone)]
@@ -95,6 +102,35 @@ impl FakeProvider {
         self.lock().refund_outage = true;
     }
 
+    pub fn arm_query_outage(&self) {
+        self.lock().query_outage = true;
+    }
+
+    fn query_down(ledger: &mut Ledger) -> Result<(), PaymentError> {
+        if ledger.query_outage {
+            ledger.query_outage = false;
+            ledger.query_outages_hit += 1;
+            return Err(PaymentError::Unavailable("model outage".into()));
+        }
+        Ok(())
+    }
+
+    /// The cashier's Fail: false when the trade is no longer pending.
+    pub fn fail(&self, payment_id: &str) -> bool {
+        let now = self.clock.now_ms();
+        let mut ledger = self.lock();
+        let Some(trade) = ledger.trades.get_mut(payment_id) else {
+            return false;
+        };
+        trade.expire_if_due(now);
+        if trade.state != TradeState::Pending {
+            return false;
+        }
+        trade.state = TradeState::Failed;
+        trade.notify_pending = true;
+        true
+    }
+
     /// The cashier's Pay: false when the trade cannot be paid (closed, paid, unknown).
     pub fn pay(&self, payment_id: &str) -> bool {
         let now = self.clock.now_ms();
@@ -115,16 +151,18 @@ impl FakeProvider {
     pub fn pending_notify(&self, payment_id: &str) -> Option<Notify> {
         let ledger = self.lock();
         let trade = ledger.trades.get(payment_id)?;
-        match trade.state {
-            TradeState::Paid { at } if trade.notify_pending => Some(Notify {
-                payment_id: payment_id.to_string(),
-                trade_no: trade.trade_no.clone(),
-                status: actors::providers::payment::NotifyStatus::Paid,
-                amount: trade.amount,
-                at,
-            }),
-            _ => None,
-        }
+        let (status, at) = match trade.state {
+            TradeState::Paid { at } => (actors::providers::payment::NotifyStatus::Paid, at),
+            TradeState::Failed => (actors::providers::payment::NotifyStatus::Failed, 0),
+            _ => return None,
+        };
+        trade.notify_pending.then(|| Notify {
+            payment_id: payment_id.to_string(),
+            trade_no: trade.trade_no.clone(),
+            status,
+            amount: trade.amount,
+            at,
+        })
     }
 
     /// We answered success: the provider stops repeating the notify.
@@ -165,6 +203,7 @@ impl PaymentProvider for FakeProvider {
     async fn query(&self, payment_id: &str) -> Result<ProviderPaymentStatus, PaymentError> {
         let now = self.clock.now_ms();
         let mut ledger = self.lock();
+        FakeProvider::query_down(&mut ledger)?;
         let trade = ledger
             .trades
             .get_mut(payment_id)
@@ -173,6 +212,9 @@ impl PaymentProvider for FakeProvider {
         Ok(match trade.state {
             TradeState::Pending => ProviderPaymentStatus::Pending,
             TradeState::Closed => ProviderPaymentStatus::Closed,
+            TradeState::Failed => ProviderPaymentStatus::Failed {
+                reason: "declined by the payer".into(),
+            },
             TradeState::Paid { at } => ProviderPaymentStatus::Paid {
                 trade_no: trade.trade_no.clone(),
                 amount: trade.amount,
@@ -224,6 +266,7 @@ impl PaymentProvider for FakeProvider {
 
     async fn close(&self, payment_id: &str) -> Result<CloseOutcome, PaymentError> {
         let mut ledger = self.lock();
+        FakeProvider::query_down(&mut ledger)?;
         let trade = ledger
             .trades
             .get_mut(payment_id)
@@ -234,6 +277,7 @@ impl PaymentProvider for FakeProvider {
                 amount: trade.amount,
                 paid_at: at,
             },
+            TradeState::Failed => CloseOutcome::Closed,
             TradeState::Pending | TradeState::Closed => {
                 trade.state = TradeState::Closed;
                 CloseOutcome::Closed
