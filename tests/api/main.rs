@@ -17,6 +17,7 @@ mod payment_model;
 mod payments;
 mod races;
 mod session_store;
+mod settlement;
 mod sms_codes;
 mod store_board;
 mod stores;
