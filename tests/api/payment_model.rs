@@ -39,10 +39,29 @@ enum Op {
     Expire,
     Cancel,
     Refuse,
-    /// The provider cannot be reached for the next refund.
-    Outage,
-    /// The provider cannot be reached for the next query or close.
-    Unreachable,
+}
+
+/// The provider cannot be reached during a move: for its first refund, or for its first query
+/// or close. Once per path each; a move that did not need the provider is the move without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Fault {
+    Refund,
+    Query,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Step {
+    op: Op,
+    fault: Option<Fault>,
+}
+
+impl std::fmt::Debug for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.fault {
+            None => write!(f, "{:?}", self.op),
+            Some(fault) => write!(f, "{:?}[{fault:?} down]", self.op),
+        }
+    }
 }
 
 /// An attempt as the model knows it.
@@ -83,7 +102,7 @@ struct Extra {
 struct Node {
     snap: Snapshot,
     sig: Sig,
-    path: Vec<Op>,
+    path: Vec<Step>,
     children: Vec<usize>,
 }
 
@@ -109,23 +128,31 @@ async fn explore(world: &World, attempts: usize, extra: Extra) -> (usize, usize,
     let mut stack = vec![0];
     let mut steps = 0;
     while let Some(at) = stack.pop() {
-        for op in World::enabled(&nodes[at].snap, extra) {
+        for step in World::enabled(&nodes[at].snap, extra) {
             world.restore(&nodes[at].snap).await;
             let mut model = nodes[at].snap.model.clone();
             let before = world.fake.ledger();
             let mut path = nodes[at].path.clone();
-            path.push(op);
+            path.push(step);
             steps += 1;
-            if let Err(e) = world.apply(op, &mut model).await {
+            if let Err(e) = world.apply(step, &mut model).await {
                 panic!("after {path:?}: {e}");
             }
             let seen = world.seen(&model).await;
             let outage_now = seen.ledger.outages_hit > before.outages_hit;
             let unreachable_now = seen.ledger.query_outages_hit > before.query_outages_hit;
-            let job_ran = op == Op::Expire;
+            let job_ran = step.op == Op::Expire;
             if let Err(e) = check(world, &seen, &model, job_ran, outage_now, unreachable_now).await
             {
                 panic!("after {path:?}: {e}");
+            }
+            let faults_used = (model.outage_used, model.unreachable_used);
+            let faults_before = (
+                nodes[at].snap.model.outage_used,
+                nodes[at].snap.model.unreachable_used,
+            );
+            if step.fault.is_some() && faults_used == faults_before {
+                continue; // the move never needed the provider there: it is the plain move
             }
             let next = sig(&seen, &model);
             if next == nodes[at].sig {
@@ -236,7 +263,11 @@ async fn concurrent_notifies_queries_and_expiry_settle_once() {
         world.restore(&fresh).await;
         let mut model = model.clone();
         for i in 0..3 {
-            world.apply(Op::Create(i), &mut model).await.unwrap();
+            let create = Step {
+                op: Op::Create(i),
+                fault: None,
+            };
+            world.apply(create, &mut model).await.unwrap();
         }
         let ids: Vec<String> = model
             .attempts

@@ -106,6 +106,13 @@ impl FakeProvider {
         self.lock().query_outage = true;
     }
 
+    /// The provider is reachable again (an outage the move did not run into is dropped).
+    pub fn disarm(&self) {
+        let mut ledger = self.lock();
+        ledger.refund_outage = false;
+        ledger.query_outage = false;
+    }
+
     fn query_down(ledger: &mut Ledger) -> Result<(), PaymentError> {
         if ledger.query_outage {
             ledger.query_outage = false;

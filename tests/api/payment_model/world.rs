@@ -2,7 +2,7 @@
 //! provider, the model's clock; saving and restoring a state; the moves.
 
 use super::fake::{FakeProvider, Ledger, TradeState};
-use super::{Attempt, Extra, Model, Op, Snapshot, MINUTE};
+use super::{Attempt, Extra, Fault, Model, Op, Snapshot, Step, MINUTE};
 use crate::helpers::{spawn_app, TestApp};
 use crate::payments::unpaid_order;
 use actors::clock::Clock;
@@ -163,7 +163,7 @@ impl World {
 
     /// The moves open in a state. Moves that cannot change anything are left out (a query of
     /// a settled attempt, time passing with nothing open).
-    pub fn enabled(snap: &Snapshot, extra: Extra) -> Vec<Op> {
+    pub fn enabled(snap: &Snapshot, extra: Extra) -> Vec<Step> {
         let mut ops = Vec::new();
         let model = &snap.model;
         if let Some(i) = model.attempts.iter().position(|a| *a == Attempt::NotYet) {
@@ -197,23 +197,55 @@ impl World {
         if snap.order.state == s::PAID {
             ops.push(Op::Refuse);
         }
-        if extra.outages && !model.outage_used {
-            ops.push(Op::Outage);
+        let mut steps: Vec<Step> = ops.iter().map(|&op| Step { op, fault: None }).collect();
+        if extra.outages {
+            for &op in &ops {
+                let asks = matches!(op, Op::Notify(_) | Op::Query(_) | Op::Expire);
+                let refunds = asks || matches!(op, Op::Cancel | Op::Refuse);
+                if refunds && !model.outage_used {
+                    steps.push(Step {
+                        op,
+                        fault: Some(Fault::Refund),
+                    });
+                }
+                if asks && !model.unreachable_used {
+                    steps.push(Step {
+                        op,
+                        fault: Some(Fault::Query),
+                    });
+                }
+            }
         }
-        if extra.outages && !model.unreachable_used {
-            ops.push(Op::Unreachable);
+        steps
+    }
+
+    /// A move, with the provider down for part of it if the step says so.
+    pub async fn apply(&self, step: Step, model: &mut Model) -> Result<(), String> {
+        let before = self.fake.ledger();
+        match step.fault {
+            Some(Fault::Refund) => self.fake.arm_refund_outage(),
+            Some(Fault::Query) => self.fake.arm_query_outage(),
+            None => {}
         }
-        ops
+        let done = self.apply_op(step.op, model).await;
+        let after = self.fake.ledger();
+        model.outage_used |= after.outages_hit > before.outages_hit;
+        model.unreachable_used |= after.query_outages_hit > before.query_outages_hit;
+        self.fake.disarm();
+        done
     }
 
     /// Makes one move the way the API does; any error is a failure (nothing here runs at once).
-    pub async fn apply(&self, op: Op, model: &mut Model) -> Result<(), String> {
+    async fn apply_op(&self, op: Op, model: &mut Model) -> Result<(), String> {
         let id = |i: usize| match &model.attempts[i] {
             Attempt::Made(id) => id.clone(),
             other => panic!("attempt {i} is {other:?}"),
         };
         match op {
             Op::Create(i) => {
+                // A second later than the last move: attempts are ordered by creation as by
+                // number (not by their random ids), so every run explores the same states.
+                self.clock.advance_ms(1_000);
                 let order = self.order().await;
                 match self
                     .service
@@ -294,14 +326,6 @@ impl World {
                     Ok(_) | Err(OrderFailure::Refused(_)) => {}
                     Err(e) => return Err(format!("move: {e}")),
                 }
-            }
-            Op::Outage => {
-                model.outage_used = true;
-                self.fake.arm_refund_outage();
-            }
-            Op::Unreachable => {
-                model.unreachable_used = true;
-                self.fake.arm_query_outage();
             }
         }
         Ok(())
