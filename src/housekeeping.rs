@@ -29,8 +29,10 @@ pub fn start(state: AppState) -> Housekeeping {
     }))
 }
 
-/// Payments not paid within their 30 minutes are closed and their orders cancelled. Checked
-/// often: a status page asking meanwhile closes its own payment on the spot anyway.
+/// Payments past their 30 minutes are asked about at the provider, then settled (paid) or
+/// closed there and here, their orders cancelled; then refunds owed (the provider could not
+/// make them) are asked for again, with the same refund id. Checked often: a status page
+/// asking meanwhile runs its own payment's expiry on the spot anyway.
 async fn expire_payments(state: AppState) {
     let mut ticks = tokio::time::interval(PAYMENT_EXPIRY_CHECK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -38,7 +40,7 @@ async fn expire_payments(state: AppState) {
         ticks.tick().await;
         match state.payments.expire_due().await {
             Ok(0) => {}
-            Ok(closed) => tracing::info!(closed, "expired payments closed"),
+            Ok(expired) => tracing::info!(expired, "expired payments settled or closed"),
             Err(e) => tracing::warn!(error = %e, "payment expiry failed"),
         }
     }

@@ -35,12 +35,18 @@ pub struct HistoryDto {
     pub at: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderPaymentDto {
     pub payment_id: String,
+    /// created, pending, paid, failed, closed, refunding, refunded.
     pub state: String,
     pub method: String,
+    #[serde(with = "actors::domain::money::yuan")]
+    #[schema(value_type = f64)]
+    pub amount: actors::domain::money::Fen,
+    /// Why a refunding or refunded attempt gives its money back, in the caller's language.
+    pub refund_reason: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -111,6 +117,9 @@ pub struct OrderDetailDto {
     /// Lets someone without the customer's login follow this order (`order:watch`).
     pub view_token: String,
     pub payment: Option<OrderPaymentDto>,
+    /// Every payment attempt of the order, oldest first: a duplicate shows refunded here with
+    /// its reason.
+    pub payments: Vec<OrderPaymentDto>,
     pub comment: Option<CommentDto>,
 }
 
@@ -156,18 +165,26 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         None => None,
     };
     let now = state.clock.now_ms();
-    let payment = state
+    let payments: Vec<OrderPaymentDto> = state
         .payments
         .repo()
         .for_order(&order.order_no)
         .await?
         .into_iter()
-        .last()
         .map(|p| OrderPaymentDto {
+            refund_reason: super::payments::refund_reason_text(p.refund_reason.as_deref(), lang),
             payment_id: p.payment_id,
             state: p.state,
             method: p.method,
-        });
+            amount: p.amount,
+        })
+        .collect();
+    // The attempt that settled the order, else the latest one.
+    let payment = payments
+        .iter()
+        .find(|p| order.paid_by.as_deref() == Some(p.payment_id.as_str()))
+        .or(payments.last())
+        .cloned();
     let doc = &order.doc;
     let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let current = OrderState {
@@ -223,6 +240,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         can_cancel,
         view_token: view_token(&state.table_secret, &order.order_no),
         payment,
+        payments,
         comment: comment_of(state, &order.order_no).await?,
         history: history
             .into_iter()

@@ -188,7 +188,8 @@ pub async fn queue(
 pub struct TabletMoveDto {
     #[schema(value_type = Object)]
     pub order: TabletOrder,
-    /// Refusing a paid order refunds it: refunded, failed (the customer service follows up), or
+    /// Refusing a paid order refunds it: refunded, owed (the provider could not make it now; the
+    /// server retries it), failed (refused by the provider: the customer service follows up), or
     /// null when no refund was due.
     pub refund: Option<&'static str>,
 }
@@ -214,7 +215,14 @@ async fn store_move(
     let mut refund = None;
     if done.transition.refund {
         refund = Some(match state.payments.refund_order(&order_no).await {
-            Ok(_) => "refunded",
+            Ok(_) => {
+                let rows = state.payments.repo().for_order(&order_no).await?;
+                if rows.iter().any(|p| p.state == "refunding") {
+                    "owed"
+                } else {
+                    "refunded"
+                }
+            }
             Err(e) => {
                 tracing::error!(error = %e, order_no, "refund after refusal failed");
                 "failed"

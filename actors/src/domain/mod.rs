@@ -25,6 +25,7 @@ pub mod remark;
 pub mod return_path;
 pub mod scan_order;
 pub mod seed;
+pub mod settlement;
 pub mod smart_read;
 pub mod store_board;
 pub mod store_rules;

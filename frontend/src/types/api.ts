@@ -702,7 +702,10 @@ export interface OrderDetail {
   canCancel?: boolean;
   /** Lets someone without the owner's login follow the order (`?viewToken=`, `order:watch`). */
   viewToken?: string;
+  /** The attempt that settled the order, else the latest. */
   payment?: OrderPaymentRef | null;
+  /** Every attempt, oldest first: a duplicate payment shows refunded with its reason. */
+  payments?: OrderPaymentRef[];
   comment?: OrderComment | null;
 }
 
@@ -732,13 +735,17 @@ export interface OrderComment {
   at: number;
 }
 
-export type PaymentState = 'created' | 'pending' | 'paid' | 'failed' | 'closed' | 'refunded';
+/** `refunding`: the refund is owed and retried until the provider makes it. */
+export type PaymentState = 'created' | 'pending' | 'paid' | 'failed' | 'closed' | 'refunding' | 'refunded';
 
-/** The order's latest payment attempt. */
+/** A payment attempt of the order. */
 export interface OrderPaymentRef {
   paymentId: string;
   state: PaymentState | string;
   method: string;
+  amount?: number;
+  /** Why a refunding or refunded attempt gives its money back (duplicate payment, order cancelled …). */
+  refundReason?: string | null;
 }
 
 /** The order list's filters (GET /orders?state=). */
@@ -844,5 +851,6 @@ export interface PaymentInfo {
   method: string;
   amount: number;
   failReason: string | null;
+  refundReason?: string | null;
   expiresAt?: number;
 }

@@ -49,8 +49,8 @@ export interface TabletOrder {
 /** The answer of accept / refuse / advance / undo. */
 export interface TabletMoveReply {
   order: TabletOrder;
-  /** Refusing a paid order refunds it: refunded, failed, or null when nothing was due. */
-  refund: 'refunded' | 'failed' | null;
+  /** Refusing a paid order refunds it: refunded, owed (the server retries it), failed, or null when nothing was due. */
+  refund: 'refunded' | 'owed' | 'failed' | null;
 }
 
 export interface TabletLoginReply {
