@@ -18,6 +18,7 @@ export const en: Partial<Record<MessageKey, string>> = {
   'common.from': 'from {price}',
   'common.soldOut': 'Sold out',
   'common.home': 'Home',
+  'chunk.failed': 'This page could not be loaded. Check your connection and reload.',
 
   'lang.switchTo': '中文',
   'lang.current': 'English',

@@ -16,6 +16,7 @@ export const zh = {
   'common.from': '{price}起',
   'common.soldOut': '售罄',
   'common.home': '首页',
+  'chunk.failed': '页面加载失败，请检查网络后重新加载',
 
   'lang.switchTo': 'English',
   'lang.current': '中文',
