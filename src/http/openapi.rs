@@ -1,11 +1,11 @@
 //! The OpenAPI document of every endpoint, served at /api-docs/openapi.json with a browsable
 //! UI at /api-docs/.
 
+use super::openapi_shared;
 use super::{
     addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, order_detail, orders,
     payments, stores, system, tablet, tablet_store,
 };
-use super::openapi_shared;
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]

@@ -19,7 +19,7 @@ pub enum Access {
     User,
     /// A customer's token or a visitor's `X-Cart-Token` (`CartOwner`); a token sent must be live.
     UserOrVisitor,
-    /// Anyone holding the view token; the owner's token also shows it. Never 401.
+    /// The owner's token or the order's view token; neither is 401 (a dead token is ignored).
     Viewer,
     /// A store tablet's staff token (`StaffAuth`).
     Staff,
@@ -53,7 +53,11 @@ pub fn access(method: &str, path: &str) -> Access {
 fn reads_cart_token(path: &str) -> bool {
     matches!(
         path,
-        "/auth/register" | "/auth/login" | "/auth/login/sms" | "/orders/reservation" | "/orders/scan"
+        "/auth/register"
+            | "/auth/login"
+            | "/auth/login/sms"
+            | "/orders/reservation"
+            | "/orders/scan"
     ) || path == "/cart"
         || path.starts_with("/cart/")
 }
@@ -213,7 +217,11 @@ pub fn complete(doc: &mut Value, health: &Value) {
     for (path, item) in health["paths"].as_object().into_iter().flatten() {
         full.insert(path.clone(), item.clone());
     }
-    for (name, schema) in health["components"]["schemas"].as_object().into_iter().flatten() {
+    for (name, schema) in health["components"]["schemas"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
         doc["components"]["schemas"][name] = schema.clone();
     }
     unique_operation_ids(&mut full);
@@ -225,13 +233,22 @@ pub fn complete(doc: &mut Value, health: &Value) {
 /// not, so a shared one is prefixed with the operation's tag.
 fn unique_operation_ids(paths: &mut Map<String, Value>) {
     let mut seen = std::collections::HashMap::<String, usize>::new();
-    let ops = || paths.values().filter_map(Value::as_object).flat_map(|item| item.values());
+    let ops = || {
+        paths
+            .values()
+            .filter_map(Value::as_object)
+            .flat_map(|item| item.values())
+    };
     for op in ops() {
         if let Some(id) = op["operationId"].as_str() {
             *seen.entry(id.to_string()).or_default() += 1;
         }
     }
-    for op in paths.values_mut().filter_map(Value::as_object_mut).flat_map(|item| item.values_mut()) {
+    for op in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+    {
         let id = op["operationId"].as_str().unwrap_or_default().to_string();
         if seen.get(&id).is_some_and(|n| *n > 1) {
             let tag = op["tags"][0].as_str().unwrap_or("api").to_string();
@@ -280,11 +297,11 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
         statuses.push("404");
     }
     match access {
-        Access::User | Access::Staff => statuses.push("401"),
+        Access::User | Access::Staff | Access::Viewer => statuses.push("401"),
         // The cart's store may be gone; a change may race another tab's (compare-and-set).
         Access::UserOrVisitor => statuses.extend(["401", "404", "409"]),
         Access::Ops => statuses.extend(["401", "403", "404"]),
-        Access::Public | Access::Viewer => {}
+        Access::Public => {}
     }
     let Some(responses) = op["responses"].as_object_mut() else {
         return;
@@ -314,6 +331,11 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
             };
         }
     }
+    if plain_text {
+        if let Some(ok) = responses.get_mut("200") {
+            ok["content"] = json!({"text/plain": {"schema": {"type": "string"}}});
+        }
+    }
     if access == Access::UserOrVisitor {
         if let Some(ok) = responses.get_mut("200") {
             ok["headers"] = json!({"X-Cart-Token": {
@@ -323,3 +345,9 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
         }
     }
 }
+
+/// An order as a store tablet shows it (`actors::orders::view::TabletOrder`, which knows
+/// nothing of OpenAPI): items with their options, desk, times and stage.
+#[derive(utoipa::ToSchema)]
+#[schema(as = TabletOrder, value_type = Object)]
+pub struct TabletOrderDoc(pub Value);

@@ -18,14 +18,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-ST=${SCHEMATHESIS:-}
-if [ -z "$ST" ]; then
-  if command -v st >/dev/null 2>&1 && st --version 2>/dev/null | grep -q "$(sed -n 's/^schemathesis==//p' tests/schema/requirements.txt)"; then
-    ST=st
-  else
-    echo "schemathesis is not installed: pip install -r tests/schema/requirements.txt" >&2
-    exit 1
-  fi
+# Schemathesis at the pinned version, from $SCHEMA_PYTHON (python3 by default; .ci/run installs
+# it there): pip install -r tests/schema/requirements.txt
+PYTHON=${SCHEMA_PYTHON:-python3}
+want=$(sed -n 's/^schemathesis==//p' tests/schema/requirements.txt)
+have=$("$PYTHON" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+  echo "the schema check needs schemathesis $want (found: ${have:-none}):" >&2
+  echo "  $PYTHON -m pip install -r tests/schema/requirements.txt" >&2
+  exit 1
 fi
 
 BIN=${PIZZA_BIN:-$ROOT/target/debug/pizza-order}
@@ -83,7 +84,7 @@ run_pass() {
   local name=$1 config=$2; shift 2
   echo "== schema check: $name"
   local code=0
-  timeout --signal=INT "$MAX_TIME" "$ST" --config-file "$config" run "$BASE/api-docs/openapi.json" \
+  timeout --signal=INT "$MAX_TIME" "$PYTHON" -m schemathesis.cli --config-file "$config" run "$BASE/api-docs/openapi.json" \
     --checks "$CHECKS" --seed "$SEED" --max-examples "$EXAMPLES" \
     --workers 1 --generation-database none --no-color --suppress-health-check all \
     --report junit --report-junit-path "$REPORTS/$name.xml" "$@" || code=$?

@@ -95,7 +95,11 @@ mod tests {
             .unwrap_or_default();
         let mut required: Vec<String> = schema["required"]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default();
         props.sort();
         required.sort();
@@ -172,9 +176,7 @@ mod tests {
         ] {
             let name = serde_json::to_value(t).unwrap_or_default();
             assert!(
-                schema["enum"]
-                    .as_array()
-                    .is_some_and(|e| e.contains(&name)),
+                schema["enum"].as_array().is_some_and(|e| e.contains(&name)),
                 "{name} missing from {schema}"
             );
         }
