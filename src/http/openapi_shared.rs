@@ -351,3 +351,81 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
 #[derive(utoipa::ToSchema)]
 #[schema(as = TabletOrder, value_type = Object)]
 pub struct TabletOrderDoc(pub Value);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_follows_the_extractor_of_each_handler() {
+        let cases = [
+            ("get", "/stores/default", Access::Public),
+            ("post", "/auth/login", Access::Public),
+            ("post", "/auth/logout", Access::User),
+            ("post", "/auth/password/change", Access::User),
+            ("post", "/auth/password/reset", Access::Public),
+            ("get", "/me", Access::User),
+            ("get", "/me/privacy", Access::User),
+            ("put", "/addresses/{id}", Access::User),
+            ("get", "/cart", Access::UserOrVisitor),
+            ("post", "/cart/items", Access::UserOrVisitor),
+            ("post", "/orders/reservation", Access::UserOrVisitor),
+            ("get", "/orders/reservation/slots", Access::Public),
+            ("post", "/orders/scan", Access::UserOrVisitor),
+            ("post", "/orders", Access::User),
+            ("get", "/orders", Access::User),
+            ("get", "/orders/{orderNo}", Access::Viewer),
+            ("post", "/orders/{orderNo}/cancel", Access::User),
+            ("post", "/payments", Access::User),
+            ("get", "/payments/{paymentId}", Access::User),
+            ("post", "/payments/notify/{provider}", Access::Public),
+            ("post", "/tablet/login", Access::Public),
+            ("post", "/tablet/logout", Access::Staff),
+            ("get", "/tablet/orders", Access::Staff),
+            ("get", "/chain/unattended-stores", Access::Ops),
+            ("get", "/cartography", Access::Public),
+            ("get", "/mention", Access::Public),
+        ];
+        for (method, path, expected) in cases {
+            assert_eq!(access(method, path), expected, "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn a_bare_error_status_becomes_the_shared_response_and_the_rules_add_theirs() {
+        let mut op = json!({
+            "operationId": "detail",
+            "tags": ["addresses"],
+            "parameters": [{"name": "id", "in": "path"}],
+            "responses": {"200": {"description": "", "content": {}}, "409": {"description": ""}}
+        });
+        complete_operation("get", "/addresses/{id}", &mut op, &json!({}));
+        let responses = &op["responses"];
+        for (status, name) in [
+            ("400", "BadRequest"),
+            ("401", "Unauthorized"),
+            ("404", "NotFound"),
+            ("409", "Conflict"),
+        ] {
+            assert_eq!(
+                responses[status]["$ref"],
+                format!("#/components/responses/{name}"),
+                "{status}"
+            );
+        }
+        assert_eq!(op["security"], json!([{"bearer": []}]));
+        let names: Vec<&str> = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["$ref"].as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "#/components/parameters/AcceptLanguage",
+                "#/components/parameters/ChannelId"
+            ]
+        );
+    }
+}
