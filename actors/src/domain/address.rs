@@ -150,7 +150,7 @@ impl HouseNumber {
         let text = raw.trim();
         if text.is_empty() {
             Err(AddressError::HouseNumberEmpty)
-        } else if text.contains(ILLEGAL_CHARS) {
+        } else if text.contains(ILLEGAL_CHARS) || text.contains(char::is_control) {
             Err(AddressError::HouseNumberIllegal)
         } else if text.chars().count() > HOUSE_NUMBER_MAX_CHARS {
             Err(AddressError::HouseNumberTooLong)
@@ -174,7 +174,7 @@ impl BaseAddress {
         let text = raw.trim();
         if text.is_empty() {
             Err(AddressError::BaseAddressEmpty)
-        } else if text.contains(ILLEGAL_CHARS) {
+        } else if text.contains(ILLEGAL_CHARS) || text.contains(char::is_control) {
             Err(AddressError::BaseAddressIllegal)
         } else {
             Ok(BaseAddress(text.to_owned()))
@@ -363,6 +363,7 @@ mod tests {
             ("5楼、501", Err(HouseNumberIllegal)),
             ("5|501", Err(HouseNumberIllegal)),
             ("5'501", Err(HouseNumberIllegal)),
+            ("5楼\u{0}501", Err(HouseNumberIllegal)),
         ];
         for (raw, want) in cases {
             let got = HouseNumber::parse(raw);
@@ -384,6 +385,7 @@ mod tests {
             ("上海市、黄浦区", Err(BaseAddressIllegal)),
             ("Jing'an", Err(BaseAddressIllegal)),
             ("A|B", Err(BaseAddressIllegal)),
+            ("西藏中路\u{0}236号", Err(BaseAddressIllegal)),
             ("北京市朝阳区三里屯路19号", Ok(())),
         ];
         for (raw, want) in cases {

@@ -97,7 +97,7 @@ impl PersonName {
         let name = raw.trim();
         if name.is_empty() {
             Err(ProfileError::NameEmpty)
-        } else if name.contains(ILLEGAL_CHARS) {
+        } else if name.contains(ILLEGAL_CHARS) || name.contains(char::is_control) {
             Err(ProfileError::NameIllegal)
         } else if name.chars().count() > NAME_MAX_CHARS {
             Err(ProfileError::NameTooLong)
@@ -377,6 +377,8 @@ mod tests {
             ("   ", Err(NameEmpty)),
             ("O'Brien", Err(NameIllegal)),
             ("张|三", Err(NameIllegal)),
+            ("张\u{0}三", Err(NameIllegal)),
+            ("张\t三", Err(NameIllegal)),
             ("张、三", Err(NameIllegal)),
         ];
         for (raw, want) in cases {

@@ -54,7 +54,13 @@ pub fn clean_notice(text: Option<&str>) -> Result<Option<String>, NoticeTooLong>
     if text.chars().count() > NOTICE_MAX_CHARS {
         return Err(NoticeTooLong);
     }
-    Ok(Some(text.to_string()))
+    // Line breaks are the staff's; other control characters are noise a keyboard slipped in
+    // (and NUL is text PostgreSQL cannot store).
+    let text: String = text
+        .chars()
+        .filter(|c| *c == '\n' || !c.is_control())
+        .collect();
+    Ok(Some(text).filter(|t| !t.trim().is_empty()))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,6 +240,11 @@ mod tests {
             Ok(Some(100))
         );
         assert_eq!(clean_notice(Some(&"长".repeat(101))), Err(NoticeTooLong));
+        assert_eq!(
+            clean_notice(Some("午高峰\u{0}\n稍候\u{7}")),
+            Ok(Some("午高峰\n稍候".into()))
+        );
+        assert_eq!(clean_notice(Some("\u{0}\u{1}")), Ok(None));
         for s in ["open", "busy", "closed"] {
             assert_eq!(parse_status(s).map(status_name), Some(s));
         }
