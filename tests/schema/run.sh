@@ -6,6 +6,9 @@
 #
 #   tests/schema/run.sh            # builds the debug binary if needed
 #   PIZZA_BIN=… tests/schema/run.sh
+#   SCHEMA_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres tests/schema/run.sh
+#                                  # on a fresh PostgreSQL database (created, dropped after);
+#                                  # PostgreSQL refuses text SQLite keeps (NUL), so both count
 #
 # Not fuzzed, and why:
 #   - POST /api/v1/payments/notify/{provider}: its body is the provider's signed form; random
@@ -44,15 +47,30 @@ export OPS_TOKEN="ops-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 export DEMO_PHONE=13800000000 DEMO_PASSWORD=Schema2026ok
 
 SERVER=
+DB_NAME=
+ADMIN_URL=${SCHEMA_DATABASE_URL:-}
 cleanup() {
   if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
+  if [ -n "$DB_NAME" ]; then psql -q "$ADMIN_URL" -c "drop database if exists $DB_NAME" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-# The embedded SQLite, seeded on first start; the sandbox providers (SMS outbox, payments).
-PIZZA_ENV=test PIZZA__ORDERING__OPS_TOKEN=$OPS_TOKEN PIZZA__LOG__FILTER=warn \
-  "$BIN" serve --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
+export PIZZA_ENV=test PIZZA__ORDERING__OPS_TOKEN=$OPS_TOKEN PIZZA__LOG__FILTER=warn
+if [ -n "$ADMIN_URL" ]; then
+  # A database of its own, migrated and seeded as an operator would.
+  DB_NAME=pizza_schema_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+  psql -q "$ADMIN_URL" -c "create database $DB_NAME" >/dev/null
+  export PIZZA__DATABASE__URL="${ADMIN_URL%/*}/$DB_NAME"
+  export PIZZA__ORDERING__TABLE_SECRET="schema-check-$DB_NAME"
+  "$BIN" migrate >"$WORK/setup.log" 2>&1 && "$BIN" seed >>"$WORK/setup.log" 2>&1 ||
+    { cat "$WORK/setup.log" >&2; exit 1; }
+  echo "== on PostgreSQL ($DB_NAME)"
+else
+  echo "== on the embedded SQLite"
+fi
+# Seeded (on first start when embedded); the sandbox providers (SMS outbox, payments).
+"$BIN" serve --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 100); do
   curl -sf "$BASE/health/ready" >/dev/null 2>&1 && break
