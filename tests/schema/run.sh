@@ -93,19 +93,25 @@ register "$DEMO_PHONE" >/dev/null
 # Closing an account ends it for good: that pass gets an account of its own.
 CLOSING_TOKEN=$(register 13800000001)
 
-# A real order, so the order operations get past 404 half the time (the other half fuzzes
-# the number). Without one (no store takes bookings) they are still fuzzed, only shallower.
+# A real order and address, so the operations naming them get past 404 half the time (the
+# other half fuzzes the number). Without (no store takes bookings) they are still fuzzed,
+# only shallower.
 CONFIG=$WORK/schemathesis.toml
 cp tests/schema/schemathesis.toml "$CONFIG"
-if ORDER_NO=$(python3 tests/schema/seed_order.py "$BASE" "$DEMO_PHONE" "$DEMO_PASSWORD"); then
-  echo "== order $ORDER_NO placed for the order operations"
+if SEEDED=$(python3 tests/schema/seed_order.py "$BASE" "$DEMO_PHONE" "$DEMO_PASSWORD"); then
+  read -r ORDER_NO ADDRESS_ID <<<"$SEEDED"
+  echo "== order $ORDER_NO and address $ADDRESS_ID placed for the operations that name them"
   cat >>"$CONFIG" <<TOML
 
 [dictionaries.orders]
 values = ["$ORDER_NO"]
 
+[dictionaries.addresses]
+values = [$ADDRESS_ID]
+
 [parameters]
 "path.orderNo" = { dictionary = "orders", probability = 0.5 }
+"path.id" = { dictionary = "addresses", probability = 0.5 }
 TOML
 else
   echo "== no order placed: the order operations see unknown numbers only" >&2

@@ -1,6 +1,7 @@
 """Places one order as the demo customer, for the schema check to reach the order operations
 with a real order number: a pickup booked at the first store that takes bookings, in one of
-the slots it offers (so the time of day does not matter). Prints the order number.
+the slots it offers (so the time of day does not matter); and an address at the flagship's door.
+Prints the order number and the address id.
 
     python3 tests/schema/seed_order.py http://127.0.0.1:8080 13800000000 Schema2026ok
 """
@@ -14,6 +15,13 @@ def call(method, path, body=None, token=None, headers=None):
         with urllib.request.urlopen(req) as r: return json.load(r)
     except urllib.error.HTTPError as e: return json.load(e)
 token = call("POST", "/api/v1/auth/login", {"cellPhone": phone, "password": password})["data"]["token"]
+flagship = call("GET", "/api/v1/stores/SH001")["data"]
+address = call("POST", "/api/v1/addresses", {"name": "张三", "phone": "13812345678",
+    "baseAddress": "上海市黄浦区西藏中路236号", "houseNumber": "5楼501", "cityName": "上海市",
+    "lat": f"{flagship['lat']:.6f}", "lng": f"{flagship['lng']:.6f}"}, token)
+if address["errCode"] != "00":
+    print("address", address["errMsg"], file=sys.stderr); sys.exit(1)
+address_id = address["data"]["id"]
 for store in call("GET", "/api/v1/stores/search")["data"]:
     code = store["storeCode"]
     slots = call("GET", f"/api/v1/orders/reservation/slots?storeCode={code}&orderType=1")
@@ -32,6 +40,6 @@ for store in call("GET", "/api/v1/stores/search")["data"]:
             "freightAmount": c["deliveryFeeAfterPE"], "orderAmount": c["orderAmount"], "shoppingCarVersion": c["shoppingCarVersion"]}
     order = call("POST", "/api/v1/orders", body, token, {"Idempotency-Key": str(uuid.uuid4())})
     if order["errCode"] == "00":
-        print(order["data"]["orderNo"]); sys.exit(0)
+        print(order["data"]["orderNo"], address_id); sys.exit(0)
     print("submit", code, order["errCode"], order["errMsg"], file=sys.stderr)
 sys.exit(1)
