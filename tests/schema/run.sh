@@ -23,7 +23,7 @@ ROOT=$PWD
 
 # Schemathesis at the pinned version, from $SCHEMA_PYTHON (python3 by default; .ci/run installs
 # it there): pip install -r tests/schema/requirements.txt
-PYTHON=$(command -v "${SCHEMA_PYTHON:-python3}")
+PYTHON=$(command -v "${SCHEMA_PYTHON:-python3}") || { echo "no Python at ${SCHEMA_PYTHON:-python3}" >&2; exit 1; }
 want=$(sed -n 's/^schemathesis==//p' tests/schema/requirements.txt)
 have=$("$PYTHON" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null || true)
 if [ "$have" != "$want" ]; then
@@ -119,6 +119,10 @@ fi
 
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
 REPORTS=$(realpath -m "${SCHEMA_REPORT_DIR:-$WORK/reports}")
+# Not the stateful phase: its link inference feeds numbers from responses into string headers
+# (X-Channel-Id), which fails in the client before any request (schemathesis 4.32.5); the real
+# order and address above take its place.
+PHASES=examples,coverage,fuzzing
 # One pass, bounded by the cases per operation. The time cap only stops a run gone wrong
 # (schemathesis's own --max-time would keep fuzzing until the time is spent). One worker: the
 # Python 3.11 parser hypothesis uses is not safe across threads.
@@ -130,7 +134,7 @@ run_pass() {
   # which would leak into the checkout and from one run into the next.
   (cd "$WORK" && timeout --signal=INT "$MAX_TIME" "$PYTHON" -m schemathesis.cli --config-file "$config" \
     run "$BASE/api-docs/openapi.json" \
-    --checks "$CHECKS" --seed "$SEED" --max-examples "$EXAMPLES" \
+    --checks "$CHECKS" --seed "$SEED" --max-examples "$EXAMPLES" --phases "$PHASES" \
     --workers 1 --generation-database none --no-color --suppress-health-check all \
     --report junit --report-junit-path "$REPORTS/$name.xml" "$@") || code=$?
   if [ "$code" = 124 ]; then echo "schema check $name: over its ${MAX_TIME}s cap" >&2; fi
