@@ -62,6 +62,9 @@ fn reads_cart_token(path: &str) -> bool {
         || path.starts_with("/cart/")
 }
 
+/// Store, product, city, order and payment codes (`params::code`).
+const CODE_PATTERN: &str = "^[A-Za-z0-9_-]{1,32}$";
+
 /// The shared error responses, by status.
 const SHARED: [(&str, &str); 8] = [
     ("400", "BadRequest"),
@@ -287,6 +290,13 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
         headers.push("CartToken");
     }
     if let Some(list) = op["parameters"].as_array_mut() {
+        for param in list.iter_mut() {
+            let name = param["name"].as_str().unwrap_or_default();
+            if name.ends_with("Code") || name == "orderNo" || name == "paymentId" {
+                // What `params::code` accepts; anything else is 400.
+                param["schema"]["pattern"] = json!(CODE_PATTERN);
+            }
+        }
         for name in headers {
             list.push(json!({"$ref": format!("#/components/parameters/{name}")}));
         }
