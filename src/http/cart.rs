@@ -203,7 +203,7 @@ pub struct CartQuery {
 
 /// The cart (shoppingCar GET).
 #[utoipa::path(tag = "cart", params(CartQuery),
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 407)))]
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 401)))]
 #[get("/cart")]
 pub async fn get_cart(
     state: web::Data<AppState>,

@@ -307,9 +307,20 @@ impl ResponseError for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// Repository failures are internal unless a caller maps them to something better first.
+/// Repository failures are internal unless a caller maps them to something better first,
+/// except text the database cannot store (PostgreSQL refuses NUL and invalid UTF-8 in text,
+/// where SQLite keeps them): that is the request's fault, and the statement changed nothing.
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
+        if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {
+            // character_not_in_repertoire, untranslatable_character
+            if matches!(db.code().as_deref(), Some("22021") | Some("22P05")) {
+                return ApiError::bad_input(
+                    "请求内容包含无法保存的字符",
+                    "The request contains characters that cannot be stored",
+                );
+            }
+        }
         ApiError::Internal(err.into())
     }
 }

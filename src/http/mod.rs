@@ -21,6 +21,7 @@ pub mod idempotency;
 pub mod me;
 pub mod menu;
 pub mod openapi;
+pub mod openapi_shared;
 pub mod order_detail;
 pub mod orders;
 pub mod params;
@@ -43,7 +44,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
     cfg.service(health::live)
         .service(health::ready)
         .service(
-            SwaggerUi::new("/api-docs/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
+            SwaggerUi::new("/api-docs/{_:.*}")
+                .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
         )
         .service(
             web::scope("/api/v1")

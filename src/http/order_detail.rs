@@ -92,7 +92,8 @@ pub struct OrderDetailDto {
     pub receiver_name: String,
     /// Masked: 139****5678.
     pub receiver_mobile: String,
-    #[schema(value_type = Object)]
+    /// The delivery address; null for pickup and dine-in.
+    #[schema(value_type = Option<Object>)]
     pub address: Value,
     pub desk_no: Option<String>,
     pub remark: String,

@@ -9,6 +9,7 @@
 use super::error::ApiError;
 use actix_files::{Files, NamedFile};
 use actix_web::dev::{fn_service, ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
 use actix_web::{web, HttpResponse, ResponseError};
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,12 @@ async fn fallback(req: &actix_web::HttpRequest, index: &PathBuf) -> HttpResponse
     // Unknown API paths stay errors in the envelope; everything else is a client route.
     if path.starts_with("/api/") || path.starts_with("/sandbox/") {
         return ApiError::not_found("接口不存在", "No such endpoint").error_response();
+    }
+    // The app's pages are only ever read.
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return HttpResponse::MethodNotAllowed()
+            .insert_header((header::ALLOW, "GET, HEAD"))
+            .finish();
     }
     if path.starts_with("/assets/") || is_source_map(Path::new(path)) {
         return HttpResponse::NotFound()

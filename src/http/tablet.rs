@@ -102,7 +102,8 @@ pub async fn login(
 }
 
 /// Ends the tablet's session.
-#[utoipa::path(tag = "tablet", responses((status = 200), (status = 401)))]
+#[utoipa::path(tag = "tablet",
+    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
 #[post("/tablet/logout")]
 pub async fn logout(state: web::Data<AppState>, staff: StaffAuth) -> ApiResult<Reply<()>> {
     StaffRepo::new(state.db.clone())
@@ -137,7 +138,7 @@ pub struct QueueQuery {
 
 /// The store's live queue, oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
-    responses((status = 200, body = inline(Envelope<Vec<Object>>)), (status = 401)))]
+    responses((status = 200, body = inline(Envelope<Vec<super::openapi_shared::TabletOrderDoc>>)), (status = 401)))]
 #[get("/tablet/orders")]
 pub async fn queue(
     state: web::Data<AppState>,

@@ -13,6 +13,7 @@ mod health;
 mod helpers;
 mod menu;
 mod nodes;
+mod openapi;
 mod payment_model;
 mod payments;
 mod races;
