@@ -66,8 +66,9 @@ fn reads_cart_token(path: &str) -> bool {
 const CODE_PATTERN: &str = "^[A-Za-z0-9_-]{1,32}$";
 
 /// The shared error responses, by status.
-const SHARED: [(&str, &str); 8] = [
+const SHARED: [(&str, &str); 9] = [
     ("400", "BadRequest"),
+    ("413", "PayloadTooLarge"),
     ("401", "Unauthorized"),
     ("403", "Forbidden"),
     ("404", "NotFound"),
@@ -129,8 +130,16 @@ fn components() -> Value {
                 "Bad input: errCode 400 (data lists every field error of a form at once, else \
                  null; also an unknown X-Channel-Id or a body that does not parse), 400233 \
                  illegal request, -4 the cart cannot be checked out, -5 outside the delivery \
-                 area, 02 coordinates a store lookup cannot use.",
-                error_envelope(&["400", "400233", "-4", "-5", "02"], json!({"oneOf": [nothing, fields]})),
+                 area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot \
+                 save anything on this cart (the reason in errMsg, data the cart unchanged).",
+                error_envelope(
+                    &["400", "400233", "-4", "-5", "02", "-8"],
+                    json!({"oneOf": [nothing, fields, {"$ref": "#/components/schemas/CartDto"}]}),
+                ),
+            ),
+            "PayloadTooLarge": json_response(
+                "errCode 413: the body is over the size limit; nothing was read.",
+                error_envelope(&["413"], nothing.clone()),
             ),
             "Unauthorized": json_response(
                 "errCode 401: no token (请先登录); errCode 407: the token has expired, was logged \
@@ -302,6 +311,9 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
         }
     }
     let mut statuses = vec!["400"];
+    if op.get("requestBody").is_some() {
+        statuses.push("413");
+    }
     // A path names a thing (an order, an address, a product) that may not be there.
     if path.contains('{') || names_store(op, schemas) {
         statuses.push("404");
