@@ -6,6 +6,7 @@
 
 use crate::helpers::spawn_app;
 use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
+use actors::domain::settlement::REFUND_RETRY_FIRST_MS;
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -195,6 +196,14 @@ async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
         ),
         (Some(3), Some("refunding"))
     );
+    // The provider just failed it: the next pass waits the first retry delay out.
+    app.clock.advance_ms(REFUND_RETRY_FIRST_MS - 1);
+    app.app_state.payments.expire_due().await.unwrap();
+    let still = app
+        .get_auth(&format!("/api/v1/payments/{payment_id}"), Some(&token))
+        .await;
+    assert_eq!(still.assert_ok()["state"], "refunding");
+    app.clock.advance_ms(1);
     assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
     let p = app
         .get_auth(&format!("/api/v1/payments/{payment_id}"), Some(&token))

@@ -27,6 +27,8 @@ pub struct PaymentRow {
     pub refund_reason: Option<String>,
     /// The provider's last failure while the refund is owed.
     pub refund_error: Option<String>,
+    /// How many times the provider failed the owed refund (the retry waits longer each time).
+    pub refund_attempts: i64,
     pub created_at: i64,
     pub expires_at: i64,
     pub updated_at: i64,
@@ -34,8 +36,8 @@ pub struct PaymentRow {
 }
 
 const COLUMNS: &str = "payment_id, order_no, user_id, method, provider, amount, state, \
-    provider_trade_no, instructions, fail_reason, refunded, refund_reason, refund_error, created_at, \
-    expires_at, updated_at, version";
+    provider_trade_no, instructions, fail_reason, refunded, refund_reason, refund_error, refund_attempts, \
+    created_at, expires_at, updated_at, version";
 
 fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
     Ok(PaymentRow {
@@ -55,6 +57,7 @@ fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
         refunded: Fen(r.try_get("refunded")?),
         refund_reason: r.try_get("refund_reason")?,
         refund_error: r.try_get("refund_error")?,
+        refund_attempts: r.try_get("refund_attempts")?,
         created_at: r.try_get("created_at")?,
         expires_at: r.try_get("expires_at")?,
         updated_at: r.try_get("updated_at")?,
@@ -71,6 +74,7 @@ pub struct PaymentChange {
     pub fail_reason: Option<String>,
     pub refunded: Option<Fen>,
     pub refund_reason: Option<String>,
+    /// Set: the provider failed the owed refund once more (`refund_attempts` counts it).
     pub refund_error: Option<String>,
 }
 
@@ -193,7 +197,9 @@ impl PaymentRepo {
              provider_trade_no = COALESCE($2, provider_trade_no), \
              instructions = COALESCE($3, instructions), fail_reason = COALESCE($4, fail_reason), \
              refunded = COALESCE($5, refunded), refund_reason = COALESCE($6, refund_reason), \
-             refund_error = $7, updated_at = $8, version = version + 1 \
+             refund_error = $7, \
+             refund_attempts = refund_attempts + (CASE WHEN $7 IS NULL THEN 0 ELSE 1 END), \
+             updated_at = $8, version = version + 1 \
              WHERE payment_id = $9 AND version = $10",
         )
         .bind(&change.state)

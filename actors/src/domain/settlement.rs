@@ -102,11 +102,64 @@ pub fn verdict(payment_id: &str, order_state: u8, paid_by: Option<&str>) -> Verd
     }
 }
 
+/// The wait before an owed refund's first retry; each failure doubles it, up to
+/// [`REFUND_RETRY_MAX_MS`]. A provider that is down for a minute gets asked again soon; one
+/// that refuses (errCode 01: the trade cannot be refunded as asked) is not asked every 15 s
+/// for ever while the staff sort it out.
+pub const REFUND_RETRY_FIRST_MS: i64 = 15_000;
+pub const REFUND_RETRY_MAX_MS: i64 = 60 * 60_000;
+
+/// Whether the housekeeping job should ask the provider again for an owed refund that failed
+/// `failures` times, the last at `last_try_ms`. Never failed (the owing was written but the
+/// provider never asked, as after a crash): at once.
+pub fn refund_retry_due(failures: i64, last_try_ms: i64, now_ms: i64) -> bool {
+    if failures <= 0 {
+        return true;
+    }
+    let doublings = u32::try_from(failures - 1).unwrap_or(u32::MAX).min(20);
+    let wait = REFUND_RETRY_FIRST_MS
+        .saturating_mul(1_i64 << doublings)
+        .min(REFUND_RETRY_MAX_MS);
+    now_ms.saturating_sub(last_try_ms) >= wait
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use RefundReason as R;
     use Verdict as V;
+
+    #[test]
+    fn owed_refunds_are_asked_again_later_after_each_failure() {
+        let t = 1_000_000;
+        let table: &[(i64, i64, bool)] = &[
+            // (failures, ms since the last try, due?)
+            (0, 0, true),
+            (1, 14_999, false),
+            (1, 15_000, true),
+            (2, 29_999, false),
+            (2, 30_000, true),
+            (3, 59_999, false),
+            (3, 60_000, true),
+            (8, 1_919_999, false),
+            (8, 1_920_000, true),
+            // Capped at an hour, however many failures.
+            (9, 3_599_999, false),
+            (9, 3_600_000, true),
+            (500, 3_600_000, true),
+            (i64::MAX, 3_600_000, true),
+            (i64::MAX, 3_599_999, false),
+        ];
+        for &(failures, since, due) in table {
+            assert_eq!(
+                refund_retry_due(failures, t - since, t),
+                due,
+                "{failures} failures, {since} ms ago"
+            );
+        }
+        // A clock that went back never makes a retry due early.
+        assert!(!refund_retry_due(1, t + 5_000, t));
+    }
 
     #[test]
     fn verdicts() {

@@ -137,6 +137,7 @@ impl PaymentService {
             refunded: Fen::ZERO,
             refund_reason: None,
             refund_error: None,
+            refund_attempts: 0,
             created_at: now,
             expires_at: now + PAYMENT_LIFETIME_MS,
             updated_at: now,

@@ -6,13 +6,14 @@
 //! reason first (the refund is owed from then on, whatever happens next), then the provider is
 //! asked with the refund id fixed per payment, so asking again is the same refund, never a
 //! second one; then the row goes `refunded`. A provider that cannot refund now leaves the row
-//! `refunding`, and [`PaymentService::settle_owed`] (the housekeeping job) asks again.
+//! `refunding`, and [`PaymentService::settle_owed`] (the housekeeping job) asks again, waiting
+//! longer after each failure ([`refund_retry_due`]).
 
 use super::{PayFailure, PaymentService, Settled, ATTEMPTS};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::money::Fen;
-use crate::domain::settlement::{verdict, RefundReason, Verdict};
+use crate::domain::settlement::{refund_retry_due, verdict, RefundReason, Verdict};
 use crate::orders::OrderFailure;
 use crate::providers::payment::PaymentError;
 
@@ -225,7 +226,14 @@ impl PaymentService {
     /// whose settlement was interrupted. Answers how many rows it finished; a row that fails
     /// is logged and left for the next run.
     pub async fn settle_owed(&self) -> Result<usize, PayFailure> {
-        let mut rows = self.repo.owed_refunds().await?;
+        let now = self.clock.now_ms();
+        let mut rows: Vec<PaymentRow> = self
+            .repo
+            .owed_refunds()
+            .await?
+            .into_iter()
+            .filter(|p| refund_retry_due(p.refund_attempts, p.updated_at, now))
+            .collect();
         rows.extend(self.repo.unsettled_paid().await?);
         let mut finished = 0;
         for p in rows.into_iter().filter(|p| self.owns(p)) {

@@ -112,8 +112,9 @@ impl World {
             sqlx::query(
                 "INSERT INTO payments (payment_id, order_no, user_id, method, provider, amount, \
                  state, provider_trade_no, instructions, fail_reason, refunded, refund_reason, \
-                 refund_error, created_at, expires_at, updated_at, version) VALUES ($1, $2, $3, \
-                 $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                 refund_error, refund_attempts, created_at, expires_at, updated_at, version) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+                 $17, $18)",
             )
             .bind(&p.payment_id)
             .bind(&p.order_no)
@@ -128,6 +129,7 @@ impl World {
             .bind(p.refunded.0)
             .bind(&p.refund_reason)
             .bind(&p.refund_error)
+            .bind(p.refund_attempts)
             .bind(p.created_at)
             .bind(p.expires_at)
             .bind(p.updated_at)
