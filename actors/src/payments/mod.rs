@@ -404,6 +404,8 @@ impl PaymentService {
                 payment_id,
                 "refund done at the provider but the row moved meanwhile"
             );
+        } else {
+            metrics::counter!("payment_outcomes_total", "outcome" => "refunded").increment(1);
         }
         Ok(amount)
     }

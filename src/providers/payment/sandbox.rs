@@ -743,6 +743,8 @@ async fn deliver(
     for (i, delay) in delays.into_iter().enumerate() {
         tokio::time::sleep(delay).await;
         let attempt = i + 1;
+        // Every attempt after the first is a retry.
+        metrics::counter!("payment_notify_retries_total").increment(u64::from(attempt > 1));
         let sent = http
             .post(&url)
             .header(
