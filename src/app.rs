@@ -161,7 +161,7 @@ impl Application {
         let metrics_port = match crate::metrics::serve_separately(&settings.metrics, state.clone())?
         {
             Some((port, metrics_server)) => {
-                actix_web::rt::spawn(metrics_server);
+                tokio::spawn(metrics_server);
                 Some(port)
             }
             None => None,

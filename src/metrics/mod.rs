@@ -110,9 +110,14 @@ fn describe() {
     describe_gauge!("actors_live", "Live actors in this process, by kind.");
 }
 
-/// The route label: the matched pattern (`/api/v1/orders/{orderNo}`), never the raw path.
+/// The route label: the matched pattern (`/api/v1/orders/{orderNo}`), never the raw path. The
+/// app's files are mounted at the root, whose pattern is empty: they are all "/".
 pub fn route_label(pattern: Option<String>) -> String {
-    pattern.unwrap_or_else(|| UNMATCHED.to_string())
+    match pattern {
+        Some(p) if p.is_empty() => "/".to_string(),
+        Some(p) => p,
+        None => UNMATCHED.to_string(),
+    }
 }
 
 /// The method label; an invented method is "other", so clients cannot add series.
@@ -168,6 +173,7 @@ mod tests {
         let cases = [
             (Some("/api/v1/orders/{orderNo}"), "/api/v1/orders/{orderNo}"),
             (Some("/metrics"), "/metrics"),
+            (Some(""), "/"),
             (None, UNMATCHED),
         ];
         for (pattern, label) in cases {

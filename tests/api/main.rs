@@ -12,6 +12,7 @@ mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod metrics;
 mod nodes;
 mod payments;
 mod races;
