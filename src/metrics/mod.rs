@@ -181,6 +181,58 @@ mod tests {
         }
     }
 
+    /// Every series the dashboard queries is documented in docs/operations.md and described
+    /// here (so it is the name the code records), and every documented one is on the dashboard.
+    #[test]
+    fn the_dashboard_and_the_docs_name_the_series_the_code_records() {
+        let dashboard = include_str!("../../docs/grafana-dashboard.json");
+        let docs = include_str!("../../docs/operations.md");
+        let code = include_str!("mod.rs");
+        let prefixes = [
+            "http_",
+            "socketio_",
+            "order_",
+            "payment_",
+            "db_pool_",
+            "actors_",
+        ];
+        let names = |text: &str| -> std::collections::BTreeSet<String> {
+            text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| prefixes.iter().any(|p| w.starts_with(p)))
+                .map(|w| w.trim_end_matches("_bucket").to_string())
+                .collect()
+        };
+        let dashboard: serde_json::Value = serde_json::from_str(dashboard).unwrap_or_default();
+        let exprs: Vec<String> = dashboard["panels"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|panel| panel["targets"].as_array().into_iter().flatten())
+            .filter_map(|target| target["expr"].as_str().map(String::from))
+            .collect();
+        assert!(exprs.len() >= 15, "{exprs:?}");
+        let queried = names(&exprs.join(" "));
+        let documented: std::collections::BTreeSet<String> = docs
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split('`').next())
+            .filter(|w| prefixes.iter().any(|p| w.starts_with(p)))
+            .map(String::from)
+            .collect();
+        assert_eq!(documented.len(), 14, "{documented:?}");
+        assert_eq!(queried, documented);
+        let described = code
+            .split_once("fn describe()")
+            .and_then(|(_, rest)| rest.split_once("\n}\n"))
+            .map_or("", |(body, _)| body);
+        for name in &documented {
+            assert!(
+                described.contains(&format!("\"{name}\"")),
+                "{name} is not described"
+            );
+        }
+    }
+
     #[test]
     fn invented_methods_share_one_label() {
         let cases = [
