@@ -246,6 +246,20 @@ async fn only_allowed_addresses_scrape_and_off_means_off() {
         .unwrap();
     assert_eq!(spoofed.status(), 404);
 
+    // For the monitoring system, not for API clients: not an operation of the API document.
+    let doc: serde_json::Value = app
+        .client
+        .get(format!("{}/api-docs/openapi.json", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(doc["paths"]["/system/time"].is_object());
+    let paths = doc["paths"].as_object().unwrap();
+    assert!(paths.keys().all(|p| !p.contains("metrics")), "{paths:?}");
+
     let off = spawn_app_with(MONDAY_NOON_MS, |s| s.metrics.enabled = false).await;
     let res = reqwest::get(format!("{}/metrics", off.address))
         .await
