@@ -22,7 +22,10 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps: dist/ is what the server serves, and it serves no .map either (static_files.rs).
+    sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each entry and route pulls in (scripts/bundle-budget.mjs).
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

@@ -32,15 +32,27 @@ pub struct Application {
     port: u16,
     server: Server,
     state: AppState,
-    /// The periodic cleanup; it stops when the server does (the handle is dropped).
-    housekeeping: Housekeeping,
+    /// The periodic jobs; they stop when the server does (the handle is dropped).
+    housekeeping: Option<Housekeeping>,
     /// The port of `/metrics`' own listener, with `[metrics] bind`.
     metrics_port: Option<u16>,
 }
 
 impl Application {
-    /// Connects, migrates, seeds an empty embedded database, and binds the listener.
+    /// Connects, migrates, seeds an empty embedded database, binds the listener and starts the
+    /// periodic jobs (and the sandbox's notifies still being sent).
     pub async fn build(settings: Settings, clock: Clock) -> anyhow::Result<Application> {
+        Application::assemble(settings, clock, true).await
+    }
+
+    /// The same services for a one-off command (`pizza-order reconcile`): listening on a port
+    /// of its own, and with no periodic job, so it never competes with the running server's.
+    pub async fn for_command(mut settings: Settings, clock: Clock) -> anyhow::Result<Application> {
+        settings.server.bind = "127.0.0.1:0".into();
+        Application::assemble(settings, clock, false).await
+    }
+
+    async fn assemble(settings: Settings, clock: Clock, jobs: bool) -> anyhow::Result<Application> {
         let db = open_database(&settings).await?;
         db.migrate().await.context("applying migrations")?;
         let repo = CatalogueRepo::new(db.clone());
@@ -96,15 +108,19 @@ impl Application {
         let payment = crate::providers::payment::provider(
             &settings.payment.provider,
             settings.payment.sandbox.clone(),
+            || {
+                // Said before the key is asked for: the sandbox itself is what production refuses.
+                anyhow::ensure!(
+                    settings.payment.allow_sandbox,
+                    "the sandbox payment provider lets anyone pay at its cashier page; configure a \
+                     real provider, or set PIZZA__PAYMENT__ALLOW_SANDBOX=true for a staging deployment"
+                );
+                crate::providers::payment::keys::sandbox_secret(&settings)
+            },
+            db.clone(),
             clock.clone(),
         )
         .context("choosing the payment provider")?;
-        if payment.sandbox.is_some() && !settings.payment.allow_sandbox {
-            anyhow::bail!(
-                "the sandbox payment provider lets anyone pay at its cashier page; configure a \
-                 real provider, or set PIZZA__PAYMENT__ALLOW_SANDBOX=true for a staging deployment"
-            );
-        }
         let catalogue = Arc::new(catalogue);
         let stores = Arc::new(StoreBoards::new(
             db.clone(),
@@ -166,7 +182,7 @@ impl Application {
             }
             None => None,
         };
-        let housekeeping = crate::housekeeping::start(state.clone());
+        let housekeeping = jobs.then(|| crate::housekeeping::start(state.clone()));
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");
         Ok(Application {
             port,

@@ -57,7 +57,7 @@ impl Default for MetricsSettings {
 
 /// The payment provider. Only the sandbox exists: it has a cashier page anyone can pay at, so
 /// production refuses it unless a staging deployment says so (`allow_sandbox`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Clone, Deserialize)]
 pub struct PaymentSettings {
     #[serde(default = "sandbox_name")]
     pub provider: String,
@@ -69,6 +69,30 @@ pub struct PaymentSettings {
     pub notify_base_url: String,
     #[serde(default)]
     pub sandbox: crate::providers::payment::sandbox::SandboxConfig,
+    /// The key the sandbox signs its notifies and pay strings with (at least 16 characters;
+    /// `PIZZA__PAYMENT__SANDBOX_SECRET`). Empty with the embedded database: one is made on
+    /// first start and kept in `<data_dir>/payment-sandbox-secret`; required otherwise.
+    #[serde(default)]
+    pub sandbox_secret: String,
+}
+
+impl fmt::Debug for PaymentSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PaymentSettings")
+            .field("provider", &self.provider)
+            .field("allow_sandbox", &self.allow_sandbox)
+            .field("notify_base_url", &self.notify_base_url)
+            .field("sandbox", &self.sandbox)
+            .field(
+                "sandbox_secret",
+                &if self.sandbox_secret.is_empty() {
+                    ""
+                } else {
+                    "***"
+                },
+            )
+            .finish()
+    }
 }
 
 fn sandbox_name() -> String {
@@ -82,6 +106,7 @@ impl Default for PaymentSettings {
             allow_sandbox: true,
             notify_base_url: String::new(),
             sandbox: Default::default(),
+            sandbox_secret: String::new(),
         }
     }
 }

@@ -20,12 +20,19 @@ impl Drop for Housekeeping {
 /// migrations' and the tests' setup for no gain).
 pub fn start(state: AppState) -> Housekeeping {
     Housekeeping(tokio::spawn(async move {
-        tokio::join!(cleanup(state.clone()), expire_payments(state));
+        tokio::join!(
+            cleanup(state.clone()),
+            expire_payments(state.clone()),
+            sandbox_notifies(state.clone()),
+            crate::reconcile_job::daily(state),
+        );
     }))
 }
 
-/// Payments not paid within their 30 minutes are closed and their orders cancelled. Checked
-/// often: a status page asking meanwhile closes its own payment on the spot anyway.
+/// Payments past their 30 minutes are asked about at the provider, then settled (paid) or
+/// closed there and here, their orders cancelled; then refunds owed (the provider could not
+/// make them) are asked for again, with the same refund id. Checked often: a status page
+/// asking meanwhile runs its own payment's expiry on the spot anyway.
 async fn expire_payments(state: AppState) {
     let mut ticks = tokio::time::interval(PAYMENT_EXPIRY_CHECK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -33,9 +40,17 @@ async fn expire_payments(state: AppState) {
         ticks.tick().await;
         match state.payments.expire_due().await {
             Ok(0) => {}
-            Ok(closed) => tracing::info!(closed, "expired payments closed"),
+            Ok(expired) => tracing::info!(expired, "expired payments settled or closed"),
             Err(e) => tracing::warn!(error = %e, "payment expiry failed"),
         }
+    }
+}
+
+/// The sandbox provider's notifies still being sent resume at once, and those of a node that
+/// went away are taken over (see `providers::payment::sandbox`).
+async fn sandbox_notifies(state: AppState) {
+    if let Some(sandbox) = &state.sandbox_payments {
+        sandbox.resume_and_sweep().await;
     }
 }
 

@@ -7,6 +7,7 @@ pub mod http;
 pub mod metrics;
 pub mod providers;
 pub mod realtime;
+pub mod reconcile_job;
 pub mod seed;
 pub mod state;
 pub mod telemetry;

@@ -1,4 +1,5 @@
-//! pizza-order: serve the product, apply the schema, or load the demo chain.
+//! pizza-order: serve the product, apply the schema, load the demo chain, print a table's
+//! link, or reconcile a day's payments with the provider.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -45,6 +46,13 @@ enum Command {
         /// Where customers open the app.
         #[arg(long, default_value = "http://127.0.0.1:8080")]
         base_url: String,
+    },
+    /// Compare the payment provider's statement of a day with our payments and refunds:
+    /// settle the payments whose notify we missed, and report what cannot be repaired.
+    Reconcile {
+        /// The China calendar day, YYYY-MM-DD; yesterday (China time) when omitted.
+        #[arg(long)]
+        date: Option<chrono::NaiveDate>,
     },
 }
 
@@ -102,6 +110,14 @@ fn main() -> anyhow::Result<()> {
                     &desk_no,
                 );
                 println!("{}", link.url);
+            }
+            Command::Reconcile { date } => {
+                let clock = actors::clock::Clock::System;
+                let day =
+                    date.unwrap_or_else(|| actors::payments::reconcile::yesterday(clock.now_ms()));
+                let app = Application::for_command(settings, clock).await?;
+                let report = pizza_order::reconcile_job::run(app.state(), day, "cli").await?;
+                print!("{}", report.summary());
             }
         }
         Ok(())

@@ -122,6 +122,8 @@ export async function startTwoNodes() {
     REDIS_URL: TEST_REDIS_URL,
     PIZZA__REDIS__KEY_PREFIX: prefix,
     PIZZA__ORDERING__TABLE_SECRET: 'e2e-two-nodes-table-secret',
+    // With PostgreSQL the sandbox's notify key must be configured, the same on both nodes.
+    PIZZA__PAYMENT__SANDBOX_SECRET: 'e2e-two-nodes-sandbox-notify-key',
   };
   const nodes = [];
   const cleanup = async () => {

@@ -203,7 +203,7 @@ pub struct CartQuery {
 
 /// The cart (shoppingCar GET).
 #[utoipa::path(tag = "cart", params(CartQuery),
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 407)))]
+    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 401)))]
 #[get("/cart")]
 pub async fn get_cart(
     state: web::Data<AppState>,
@@ -513,50 +513,6 @@ pub async fn clear_cart(
         let changed = !cart.lines.is_empty();
         cart.clear();
         Ok(changed)
-    });
-    update_and_render(&state, &ctx, &owner, mutation).await
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ChooseRuleBody {
-    rule_id: String,
-}
-
-/// Chooses a promotion within its mutex group (chooseRule).
-#[utoipa::path(tag = "cart", request_body = ChooseRuleBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 404)))]
-#[post("/cart/rules")]
-pub async fn choose_rule(
-    state: web::Data<AppState>,
-    ctx: Ctx,
-    owner: CartOwner,
-    body: web::Json<ChooseRuleBody>,
-) -> ApiResult<Reply<CartDto>> {
-    let snapshot = state.catalogue.get().await;
-    let rule = snapshot
-        .catalogue
-        .promotions
-        .iter()
-        .find(|r| r.rule_id == body.rule_id)
-        .ok_or_else(|| ApiError::not_found("活动不存在", "No such promotion"))?;
-    let group: Vec<String> = match &rule.mutex_group {
-        Some(g) => snapshot
-            .catalogue
-            .promotions
-            .iter()
-            .filter(|r| r.mutex_group.as_ref() == Some(g))
-            .map(|r| r.rule_id.clone())
-            .collect(),
-        None => vec![rule.rule_id.clone()],
-    };
-    let rule_id = rule.rule_id.clone();
-    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
-        if cart.chosen_rules.contains(&rule_id) {
-            return Ok(false);
-        }
-        cart.choose_rule(&rule_id, &group);
-        Ok(true)
     });
     update_and_render(&state, &ctx, &owner, mutation).await
 }

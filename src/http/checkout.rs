@@ -94,7 +94,7 @@ fn amount(field: &'static str, value: f64) -> ApiResult<Fen> {
 /// Submits the cart as an order. Login required; Idempotency-Key honoured for 24 hours.
 #[utoipa::path(tag = "orders", request_body = SubmitBody,
     params(("Idempotency-Key" = Option<String>, Header)),
-    responses((status = 200, body = inline(Envelope<SubmitDto>)), (status = 400), (status = 401), (status = 409)))]
+    responses((status = 200, body = inline(Envelope<SubmitDto>)), (status = 400), (status = 401), (status = 404), (status = 409)))]
 #[post("/orders")]
 pub async fn submit(
     state: web::Data<AppState>,
@@ -294,7 +294,7 @@ async fn attempt(
             cart: serde_json::to_value(&dto).unwrap_or_default(),
         });
     }
-    let (product_amount, discount, fee, total, lines, rules, items) = priced_with(
+    let (product_amount, discount, fee, total, lines, rules, items, breakdown) = priced_with(
         state,
         &snapshot,
         cart,
@@ -328,6 +328,7 @@ async fn attempt(
                 lines,
                 rules,
                 items,
+                priced.breakdown.clone(),
             )
         },
     );
@@ -343,6 +344,12 @@ async fn attempt(
         ));
     }
 
+    // What the order page and the tablet will show must add up to what is charged.
+    if let Some(wrong) = breakdown.inconsistency() {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "breakdown does not add up: {wrong}"
+        )));
+    }
     let order_no = new_order_no(now);
     let order = NewOrder {
         order_no: order_no.clone(),
@@ -364,6 +371,7 @@ async fn attempt(
             "deskNo": if order_type == DINE_IN { desk.as_ref().map(|d| d.desk_no.clone()) } else { None },
             "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": body.is_need_invoice,
             "rules": rules, "items": items,
+            "breakdown": serde_json::to_value(&breakdown).unwrap_or_default(),
         }),
         lines,
         created_at: now,

@@ -102,6 +102,10 @@ pub enum ApiError {
     /// A body over the size limit.
     #[error("payload too large")]
     PayloadTooLarge,
+    /// The customer chose a promotion that cannot save anything on this cart: errCode "-8",
+    /// the reason (再买¥x可享, not in effect …) in the message, data is the cart unchanged.
+    #[error("promotion refused: {}", msg.en)]
+    RuleRefused { msg: Msg, cart: serde_json::Value },
     #[error("too frequent")]
     TooFrequent,
     /// Too frequent, with how long to wait: data `{retryAfterSeconds}` and a Retry-After header.
@@ -141,6 +145,17 @@ impl ApiError {
         }
     }
 
+    /// The customer's promotion choice cannot save anything: `why` says what is missing.
+    pub fn rule_refused(rule: &Msg, why: &Msg, cart: serde_json::Value) -> Self {
+        ApiError::RuleRefused {
+            msg: Msg::new(
+                format!("「{}」暂不可用：{}", rule.zh, why.zh),
+                format!("{} cannot be used: {}", rule.en, why.en),
+            ),
+            cart,
+        }
+    }
+
     pub fn internal(err: impl Into<anyhow::Error>) -> Self {
         ApiError::Internal(err.into())
     }
@@ -159,6 +174,7 @@ impl ApiError {
             ApiError::OutOfArea => "-5",
             ApiError::AmountsChanged(_) => "-6",
             ApiError::SoldOut { .. } => "-7",
+            ApiError::RuleRefused { .. } => "-8",
             ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::PayloadTooLarge => "413",
@@ -209,6 +225,7 @@ impl ApiError {
                 format!("商品已售罄：{}", names.zh),
                 format!("Sold out: {}", names.en),
             ),
+            ApiError::RuleRefused { msg, .. } => msg.clone(),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -235,7 +252,9 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) | ApiError::AmountsChanged(_) | ApiError::SoldOut { .. } => {
                 StatusCode::CONFLICT
             }
-            ApiError::Cart(_) | ApiError::OutOfArea => StatusCode::BAD_REQUEST,
+            ApiError::Cart(_) | ApiError::OutOfArea | ApiError::RuleRefused { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -252,7 +271,9 @@ impl ResponseError for ApiError {
         let lang = current_lang();
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
-            ApiError::AmountsChanged(cart) | ApiError::SoldOut { cart, .. } => cart.clone(),
+            ApiError::AmountsChanged(cart)
+            | ApiError::SoldOut { cart, .. }
+            | ApiError::RuleRefused { cart, .. } => cart.clone(),
             ApiError::RefundFailed { content, store_tel } => {
                 serde_json::json!({ "content": content, "storeTel": store_tel })
             }
@@ -286,9 +307,20 @@ impl ResponseError for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// Repository failures are internal unless a caller maps them to something better first.
+/// Repository failures are internal unless a caller maps them to something better first,
+/// except text the database cannot store (PostgreSQL refuses NUL and invalid UTF-8 in text,
+/// where SQLite keeps them): that is the request's fault, and the statement changed nothing.
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
+        if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {
+            // character_not_in_repertoire, untranslatable_character
+            if matches!(db.code().as_deref(), Some("22021") | Some("22P05")) {
+                return ApiError::bad_input(
+                    "请求内容包含无法保存的字符",
+                    "The request contains characters that cannot be stored",
+                );
+            }
+        }
         ApiError::Internal(err.into())
     }
 }
@@ -340,6 +372,11 @@ mod tests {
                 cart: serde_json::Value::Null,
             },
             ApiError::PayloadTooLarge,
+            ApiError::rule_refused(
+                &Msg::fixed("满200减40", "¥40 off over ¥200"),
+                &Msg::fixed("再买¥25.60可享", "Add ¥25.60 more to get it"),
+                serde_json::Value::Null,
+            ),
         ];
         let expected = [
             ("400", 400),
@@ -362,6 +399,7 @@ mod tests {
             ("01", 502),
             ("-7", 409),
             ("413", 413),
+            ("-8", 400),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

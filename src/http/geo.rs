@@ -2,7 +2,8 @@
 //! search and input tips.
 
 use super::context::Ctx;
-use super::envelope::Reply;
+use super::dto::location::{LocationDoc, PoiDoc, PoiPageDoc};
+use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
 use crate::state::AppState;
@@ -21,7 +22,8 @@ const FALLBACK_SECONDS: u32 = 600;
 
 /// Where the client is by its IP address (the sandbox gazetteer maps private ranges to the
 /// default city).
-#[utoipa::path(tag = "location", responses((status = 200, body = Object)))]
+#[utoipa::path(tag = "location",
+    responses((status = 200, body = inline(Envelope<LocationDoc>)), (status = 404), (status = 503)))]
 #[get("/geo/ip")]
 pub async fn ip(
     state: web::Data<AppState>,
@@ -58,7 +60,8 @@ pub struct RegeoQuery {
 }
 
 /// The place at a point, with up to 20 points of interest within 1000 m.
-#[utoipa::path(tag = "location", params(RegeoQuery), responses((status = 200, body = Object), (status = 400), (status = 404)))]
+#[utoipa::path(tag = "location", params(RegeoQuery),
+    responses((status = 200, body = inline(Envelope<LocationDoc>)), (status = 404), (status = 503)))]
 #[get("/geo/regeo")]
 pub async fn regeo(
     state: web::Data<AppState>,
@@ -91,7 +94,8 @@ pub struct GeocodeQuery {
 }
 
 /// Points for an address text.
-#[utoipa::path(tag = "location", params(GeocodeQuery), responses((status = 200, body = Vec<Object>), (status = 400)))]
+#[utoipa::path(tag = "location", params(GeocodeQuery),
+    responses((status = 200, body = inline(Envelope<Vec<PoiDoc>>)), (status = 404), (status = 503)))]
 #[get("/geo/geocode")]
 pub async fn geocode(
     state: web::Data<AppState>,
@@ -116,7 +120,8 @@ pub struct PlacesQuery {
 }
 
 /// Place search by text, 15 a page.
-#[utoipa::path(tag = "location", params(PlacesQuery), responses((status = 200, body = Object), (status = 400)))]
+#[utoipa::path(tag = "location", params(PlacesQuery),
+    responses((status = 200, body = inline(Envelope<PoiPageDoc>)), (status = 404), (status = 503)))]
 #[get("/geo/places")]
 pub async fn places(
     state: web::Data<AppState>,
@@ -141,7 +146,8 @@ pub struct TipsQuery {
 }
 
 /// Input suggestions while typing an address (at most 15, limited to the city when given).
-#[utoipa::path(tag = "location", params(TipsQuery), responses((status = 200, body = Vec<Object>), (status = 400)))]
+#[utoipa::path(tag = "location", params(TipsQuery),
+    responses((status = 200, body = inline(Envelope<Vec<PoiDoc>>)), (status = 404), (status = 503)))]
 #[get("/geo/tips")]
 pub async fn tips(
     state: web::Data<AppState>,

@@ -2,17 +2,54 @@
 
 use crate::state::AppState;
 use actix_web::{get, web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
-#[utoipa::path(tag = "health", responses((status = 200, description = "the process is up")))]
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LiveStatus {
+    Live,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Liveness {
+    pub status: LiveStatus,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadyStatus {
+    Ready,
+    Unavailable,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Dependency {
+    Ok,
+    Down,
+}
+
+/// Not the envelope: load balancers and probes read these.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    pub status: ReadyStatus,
+    pub database: Dependency,
+    pub bus: Dependency,
+}
+
+#[utoipa::path(tag = "health",
+    responses((status = 200, description = "the process is up", body = inline(Liveness))))]
 #[get("/health/live")]
 pub async fn live() -> HttpResponse {
-    HttpResponse::Ok().json(json!({"status": "live"}))
+    HttpResponse::Ok().json(Liveness {
+        status: LiveStatus::Live,
+    })
 }
 
 #[utoipa::path(tag = "health", responses(
-    (status = 200, description = "ready to serve"),
-    (status = 503, description = "a dependency does not answer")
+    (status = 200, description = "ready to serve", body = inline(Readiness)),
+    (status = 503, description = "a dependency does not answer", body = inline(Readiness))
 ))]
 #[get("/health/ready")]
 pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
@@ -24,13 +61,18 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
     if let Err(err) = &bus {
         tracing::warn!(error = %err, "readiness: event bus does not answer");
     }
-    let word = |ok: bool| if ok { "ok" } else { "down" };
-    let body = json!({
-        "status": if database.is_ok() && bus.is_ok() { "ready" } else { "unavailable" },
-        "database": word(database.is_ok()),
-        "bus": word(bus.is_ok()),
-    });
-    if database.is_ok() && bus.is_ok() {
+    let word = |ok: bool| if ok { Dependency::Ok } else { Dependency::Down };
+    let ready = database.is_ok() && bus.is_ok();
+    let body = Readiness {
+        status: if ready {
+            ReadyStatus::Ready
+        } else {
+            ReadyStatus::Unavailable
+        },
+        database: word(database.is_ok()),
+        bus: word(bus.is_ok()),
+    };
+    if ready {
         HttpResponse::Ok().json(body)
     } else {
         HttpResponse::ServiceUnavailable().json(body)

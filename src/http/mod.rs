@@ -5,6 +5,7 @@ pub mod addresses;
 pub mod auth;
 pub mod cart;
 pub mod cart_owner;
+pub mod cart_rules;
 pub mod checkout;
 pub mod cities;
 pub mod client_ip;
@@ -21,6 +22,7 @@ pub mod idempotency;
 pub mod me;
 pub mod menu;
 pub mod openapi;
+pub mod openapi_shared;
 pub mod order_detail;
 pub mod orders;
 pub mod params;
@@ -43,7 +45,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
     cfg.service(health::live)
         .service(health::ready)
         .service(
-            SwaggerUi::new("/api-docs/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
+            SwaggerUi::new("/api-docs/{_:.*}")
+                .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
         )
         .service(
             web::scope("/api/v1")
@@ -94,7 +97,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(cart::edit_items)
                 .service(cart::delete_items)
                 .service(cart::clear_cart)
-                .service(cart::choose_rule)
+                .service(cart_rules::choose_rule)
                 .service(cart::clear_unavailable)
                 .service(cart::verify)
                 // Literal order paths before /orders/{orderNo}.

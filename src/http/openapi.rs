@@ -1,12 +1,12 @@
 //! The OpenAPI document of every endpoint, served at /api-docs/openapi.json with a browsable
 //! UI at /api-docs/.
 
+use super::openapi_shared;
 use super::{
-    addresses, auth, cart, checkout, cities, dev, geo, health, me, menu, order_detail, orders,
-    payments, stores, system, tablet, tablet_store,
+    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, me, menu, order_detail,
+    orders, payments, stores, system, tablet, tablet_store,
 };
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,7 +16,6 @@ use utoipa::{Modify, OpenApi};
             Send Accept-Language (zh default, en) and X-Channel-Id (1 wap, 2 web, 3 android, 4 ios, \
             5 wechat, 9 alipay, 30, 31, 37, 46). Money is yuan with at most 2 decimals; times are epoch ms."
     ),
-    servers((url = "/api/v1")),
     paths(
         system::time, system::page_switch,
         stores::default_store, stores::by_point, stores::nearby, stores::search, stores::by_code,
@@ -30,7 +29,7 @@ use utoipa::{Modify, OpenApi};
         addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
-        cart::choose_rule, cart::clear_unavailable, cart::verify,
+        cart_rules::choose_rule, cart::clear_unavailable, cart::verify,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, order_detail::detail,
         order_detail::cancel, order_detail::refund_again, order_detail::comment,
         orders::reorder,
@@ -41,7 +40,6 @@ use utoipa::{Modify, OpenApi};
         payments::create, payments::in_progress, payments::status, payments::notify,
         dev::sms_outbox, orders::dev_table_link,
     ),
-    modifiers(&BearerAuth),
     tags(
         (name = "system"), (name = "stores"), (name = "location"), (name = "menu"),
         (name = "auth", description = "Sign-up and sign-in. Without a token a protected call is \
@@ -63,29 +61,15 @@ use utoipa::{Modify, OpenApi};
 )]
 pub struct ApiDoc;
 
-/// `Authorization: Bearer <token>`, the token from login or registration.
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
-        );
-    }
-}
-
 #[derive(OpenApi)]
 #[openapi(paths(health::live, health::ready))]
 pub struct HealthDoc;
 
-pub fn document() -> utoipa::openapi::OpenApi {
-    let mut doc = ApiDoc::openapi();
-    // Health lives outside /api/v1: give its paths their full form.
-    let mut health = HealthDoc::openapi();
-    for (path, item) in std::mem::take(&mut health.paths.paths) {
-        doc.paths.paths.insert(format!("../..{path}"), item);
-    }
+/// The served document: what the annotations say, completed by [`openapi_shared::complete`]
+/// (full paths, access rules, shared headers and error responses).
+pub fn document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    let health = serde_json::to_value(HealthDoc::openapi()).unwrap_or_default();
+    openapi_shared::complete(&mut doc, &health);
     doc
 }

@@ -10,13 +10,14 @@ use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::orders::{OrderRepo, OrderRow};
+use actors::domain::breakdown::BreakdownView;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Command, OrderState};
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
 use actors::domain::view_token::{verify, view_token};
-use actors::orders::view::{order_eta, steps, Step};
+use actors::orders::view::{order_breakdown, order_eta, steps, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
@@ -34,12 +35,18 @@ pub struct HistoryDto {
     pub at: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderPaymentDto {
     pub payment_id: String,
+    /// created, pending, paid, failed, closed, refunding, refunded.
     pub state: String,
     pub method: String,
+    #[serde(with = "actors::domain::money::yuan")]
+    #[schema(value_type = f64)]
+    pub amount: actors::domain::money::Fen,
+    /// Why a refunding or refunded attempt gives its money back, in the caller's language.
+    pub refund_reason: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -85,7 +92,8 @@ pub struct OrderDetailDto {
     pub receiver_name: String,
     /// Masked: 139****5678.
     pub receiver_mobile: String,
-    #[schema(value_type = Object)]
+    /// The delivery address; null for pickup and dine-in.
+    #[schema(value_type = Option<Object>)]
     pub address: Value,
     pub desk_no: Option<String>,
     pub remark: String,
@@ -95,6 +103,9 @@ pub struct OrderDetailDto {
     pub lines: Vec<Value>,
     #[schema(value_type = Vec<Object>)]
     pub rules: Value,
+    /// The amounts frozen at submit: lines at list price, discounts, fee, payable.
+    #[schema(value_type = Object)]
+    pub breakdown: BreakdownView,
     pub created_at: i64,
     /// Every transition with its time, oldest first.
     pub history: Vec<HistoryDto>,
@@ -107,6 +118,9 @@ pub struct OrderDetailDto {
     /// Lets someone without the customer's login follow this order (`order:watch`).
     pub view_token: String,
     pub payment: Option<OrderPaymentDto>,
+    /// Every payment attempt of the order, oldest first: a duplicate shows refunded here with
+    /// its reason.
+    pub payments: Vec<OrderPaymentDto>,
     pub comment: Option<CommentDto>,
 }
 
@@ -152,18 +166,26 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         None => None,
     };
     let now = state.clock.now_ms();
-    let payment = state
+    let payments: Vec<OrderPaymentDto> = state
         .payments
         .repo()
         .for_order(&order.order_no)
         .await?
         .into_iter()
-        .last()
         .map(|p| OrderPaymentDto {
+            refund_reason: super::payments::refund_reason_text(p.refund_reason.as_deref(), lang),
             payment_id: p.payment_id,
             state: p.state,
             method: p.method,
-        });
+            amount: p.amount,
+        })
+        .collect();
+    // The attempt that settled the order, else the latest one.
+    let payment = payments
+        .iter()
+        .find(|p| order.paid_by.as_deref() == Some(p.payment_id.as_str()))
+        .or(payments.last())
+        .cloned();
     let doc = &order.doc;
     let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let current = OrderState {
@@ -211,6 +233,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .unwrap_or(false),
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
         rules: doc.get("rules").cloned().unwrap_or_default(),
+        breakdown: BreakdownView::from(&order_breakdown(&order)),
         created_at: order.created_at,
         seq: order.seq,
         eta: order_eta(&order, &history, live_store.as_ref(), now),
@@ -218,6 +241,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         can_cancel,
         view_token: view_token(&state.table_secret, &order.order_no),
         payment,
+        payments,
         comment: comment_of(state, &order.order_no).await?,
         history: history
             .into_iter()

@@ -18,8 +18,10 @@ use actors::domain::catalog::DELIVERY;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::state as s;
+use actors::domain::return_path::ReturnPath;
+use actors::domain::settlement::RefundReason;
 use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
-use actors::providers::payment::{PayMethod, PaymentError};
+use actors::providers::payment::{encode_component, PayMethod, PaymentError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -59,6 +61,10 @@ impl From<PayFailure> for ApiError {
                 "支付处理中，请稍后再试",
                 "The payment is being processed; try again",
             ),
+            PayFailure::Unconfirmed(_) => ApiError::conflict(
+                "支付结果尚未确认，请稍后再试",
+                "The payment is not confirmed yet; try again",
+            ),
         }
     }
 }
@@ -68,7 +74,9 @@ impl From<PayFailure> for ApiError {
 pub struct CreatePaymentBody {
     order_no: String,
     method: String,
-    /// Where the browser comes back to; default /order/status?orderNo=….
+    /// Where the browser comes back to: a path of this site (`/order/status?…`). Default, and
+    /// for anything else (an absolute URL, `//host`, a backslash, an encoded trick):
+    /// /order/status?orderNo=….
     return_url: Option<String>,
     open_id: Option<String>,
 }
@@ -100,11 +108,22 @@ pub struct PaymentCreatedDto {
     pub expires_at: Option<i64>,
 }
 
-/// Only a relative path of this site, or nothing: never an open redirect.
+/// Where the browser comes back to: a path of this site ([`ReturnPath`]), never an open
+/// redirect. Anything else (an absolute URL, even of this site, `//host`, a backslash, an
+/// encoded trick) gets the order's status page instead of a 400: the return address only says
+/// where the payer lands afterwards, and that page is always right, so a client sending a
+/// form we do not take must not stop a customer from paying. The refusal is logged.
 fn return_url(given: Option<&str>, order_no: &str) -> String {
-    match given.map(str::trim) {
-        Some(u) if u.starts_with('/') && !u.starts_with("//") => u.to_string(),
-        _ => format!("/order/status?orderNo={order_no}"),
+    let default = || format!("/order/status?orderNo={}", encode_component(order_no));
+    match given {
+        None | Some("") => default(),
+        Some(text) => match ReturnPath::parse(text) {
+            Ok(path) => path.as_str().to_owned(),
+            Err(why) => {
+                tracing::warn!(order_no, %why, given = %text.escape_debug(), "return URL refused: the status page instead");
+                default()
+            }
+        },
     }
 }
 
@@ -273,13 +292,17 @@ pub async fn in_progress(
 pub struct PaymentDto {
     pub payment_id: String,
     pub order_no: String,
-    /// created, pending, paid, failed, closed, refunded.
+    /// created, pending, paid, failed, closed, refunding (the refund is owed and retried),
+    /// refunded.
     pub state: String,
     pub method: String,
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub amount: Fen,
     pub fail_reason: Option<String>,
+    /// Why a refunding or refunded attempt gives its money back (duplicate payment, order
+    /// cancelled, refused by the store …), in the caller's language.
+    pub refund_reason: Option<String>,
     pub expires_at: i64,
 }
 
@@ -292,9 +315,18 @@ impl PaymentDto {
             method: p.method,
             amount: p.amount,
             fail_reason: p.fail_reason.map(|r| fail_reason_text(&r, lang)),
+            refund_reason: refund_reason_text(p.refund_reason.as_deref(), lang),
             expires_at: p.expires_at,
         }
     }
+}
+
+/// Why a payment's money goes back, in the payer's language.
+pub fn refund_reason_text(code: Option<&str>, lang: Lang) -> Option<String> {
+    code.map(|c| match RefundReason::parse(c) {
+        Some(r) => r.message(lang).to_string(),
+        None => c.to_string(),
+    })
 }
 
 /// Why a payment did not go through, in the payer's language: the reasons our own code records
@@ -345,7 +377,9 @@ pub async fn status(
 }
 
 /// The provider's asynchronous notify: signature first (a bad one changes nothing), then the
-/// payment and the order, once however often it comes. Answers what the provider expects.
+/// provider is asked whether it is so (only what its query confirms is applied), then the
+/// payment and the order, once however often it comes. Answers what the provider expects; a
+/// notify for a payment we never issued is refused and logged.
 #[utoipa::path(tag = "payments", params(("provider" = String, Path)),
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "the provider's signed form"),
     responses((status = 200, description = "the provider's ack text"), (status = 400)))]
@@ -387,9 +421,20 @@ pub async fn notify(
                 .content_type("text/plain")
                 .body(provider.notify_ack())
         }
-        Err(e @ (PayFailure::AmountMismatch { .. } | PayFailure::NotFound)) => {
+        Err(PayFailure::NotFound) => {
+            tracing::warn!(payment = %notify.payment_id, trade_no = %notify.trade_no,
+                "payment notify for a payment id we never issued: refused");
+            refuse(StatusCode::BAD_REQUEST, "unknown payment")
+        }
+        Err(e @ PayFailure::AmountMismatch { .. }) => {
             tracing::warn!(error = %e, payment = %notify.payment_id, "payment notify refused");
             refuse(StatusCode::BAD_REQUEST, "does not match a payment")
+        }
+        // The provider's query says otherwise (logged by the service): nothing changed, and
+        // the provider repeats the notify later.
+        Err(e @ PayFailure::Unconfirmed(_)) => {
+            tracing::warn!(error = %e, payment = %notify.payment_id, "payment notify not confirmed");
+            refuse(StatusCode::CONFLICT, "not confirmed by the provider")
         }
         // Ours to fix: the provider retries later.
         Err(e) => {

@@ -22,12 +22,18 @@ pub async fn cashier(state: web::Data<AppState>, path: web::Path<String>) -> Htt
     let Some(sandbox) = &state.sandbox_payments else {
         return HttpResponse::NotFound().finish();
     };
-    match sandbox.cashier_view(&path) {
-        Some(view) => html(actix_web::http::StatusCode::OK, cashier_page(&view)),
-        None => html(
+    match sandbox.cashier_view(&path).await {
+        Ok(Some(view)) => html(actix_web::http::StatusCode::OK, cashier_page(&view)),
+        Ok(None) => html(
             actix_web::http::StatusCode::NOT_FOUND,
             cashier_not_found_page(),
         ),
+        Err(e) => {
+            tracing::error!(error = %e, "the sandbox cashier could not read its ledger");
+            HttpResponse::ServiceUnavailable()
+                .insert_header((actix_web::http::header::RETRY_AFTER, "5"))
+                .finish()
+        }
     }
 }
 
@@ -82,7 +88,7 @@ pub async fn pay(
     // this way it is told as the wrong value it is.
     let body: PayBody = serde_json::from_value(raw.into_inner())
         .map_err(|e| super::extractor_errors::body_error(&e))?;
-    match sandbox.settle(&path, body.outcome) {
+    match sandbox.settle(&path, body.outcome).await {
         Ok(return_url) => Ok(web::Json(PayAnswer { return_url })),
         Err(SettleError::NotFound) => Err(ApiError::not_found("支付记录不存在", "No such payment")),
         Err(SettleError::Expired) => Err(ApiError::conflict(
@@ -93,5 +99,12 @@ pub async fn pay(
             "该支付已处理，无法再次支付",
             "This payment has already been settled",
         )),
+        Err(SettleError::Unavailable(e)) => {
+            tracing::error!(error = %e, "the sandbox could not settle");
+            Err(ApiError::Unavailable(super::error::Msg::fixed(
+                "支付服务暂不可用，请稍后再试",
+                "The payment service is unavailable, please try again later",
+            )))
+        }
     }
 }

@@ -102,7 +102,8 @@ pub async fn login(
 }
 
 /// Ends the tablet's session.
-#[utoipa::path(tag = "tablet", responses((status = 200), (status = 401)))]
+#[utoipa::path(tag = "tablet",
+    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
 #[post("/tablet/logout")]
 pub async fn logout(state: web::Data<AppState>, staff: StaffAuth) -> ApiResult<Reply<()>> {
     StaffRepo::new(state.db.clone())
@@ -137,7 +138,7 @@ pub struct QueueQuery {
 
 /// The store's live queue, oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
-    responses((status = 200, body = inline(Envelope<Vec<Object>>)), (status = 401)))]
+    responses((status = 200, body = inline(Envelope<Vec<super::openapi_shared::TabletOrderDoc>>)), (status = 401)))]
 #[get("/tablet/orders")]
 pub async fn queue(
     state: web::Data<AppState>,
@@ -188,7 +189,8 @@ pub async fn queue(
 pub struct TabletMoveDto {
     #[schema(value_type = Object)]
     pub order: TabletOrder,
-    /// Refusing a paid order refunds it: refunded, failed (the customer service follows up), or
+    /// Refusing a paid order refunds it: refunded, owed (the provider could not make it now; the
+    /// server retries it), failed (refused by the provider: the customer service follows up), or
     /// null when no refund was due.
     pub refund: Option<&'static str>,
 }
@@ -214,7 +216,14 @@ async fn store_move(
     let mut refund = None;
     if done.transition.refund {
         refund = Some(match state.payments.refund_order(&order_no).await {
-            Ok(_) => "refunded",
+            Ok(_) => {
+                let rows = state.payments.repo().for_order(&order_no).await?;
+                if rows.iter().any(|p| p.state == "refunding") {
+                    "owed"
+                } else {
+                    "refunded"
+                }
+            }
             Err(e) => {
                 tracing::error!(error = %e, order_no, "refund after refusal failed");
                 "failed"

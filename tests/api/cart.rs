@@ -501,3 +501,126 @@ async fn fifty_concurrent_adds_from_two_clients_lose_nothing() {
     assert_eq!(cart["items"][0]["quantity"], 50);
     assert_eq!(cart["shoppingCarVersion"], 50);
 }
+
+/// The rule option of `rule_id` in a cart response.
+fn option<'a>(cart: &'a Value, rule_id: &str) -> &'a Value {
+    cart["availableRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == rule_id)
+        .unwrap()
+}
+
+/// Issue 20: two 14" pizzas (¥218) reach ¥150 after 20% off (¥174.40) but not ¥200. They
+/// used to get neither reduction; now ¥20 off applies and ¥40 off says how much is missing.
+#[tokio::test]
+async fn the_cheapest_combination_applies_and_the_rest_say_why() {
+    let app = spawn_app().await;
+    let token = app.register("13512340011").await;
+    let auth = Auth::User(&token);
+    let cart = add(&app, auth, json!([pizza("14", 2)])).await;
+    let applied: Vec<(&str, f64)> = cart["orderRefRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap(),
+                r["discountAmount"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(applied, [("R002", 43.6), ("R005", 20.0)]);
+    assert_eq!(cart["orderAmount"], 154.4);
+    let r006 = option(&cart, "R006");
+    assert_eq!(
+        (&r006["applied"], &r006["reason"], &r006["gap"]),
+        (&json!(false), &json!("belowThreshold"), &json!(25.6))
+    );
+    assert_eq!(r006["reasonMsg"], "再买¥25.60可享");
+    assert_eq!(option(&cart, "R005")["savedAmount"], 20.0);
+    assert_eq!(option(&cart, "R001")["reason"], "notEffective");
+
+    // The breakdown: list price × quantity, each discount its own entry, adding up to the fen.
+    let b = &cart["breakdown"];
+    assert_eq!(
+        (
+            &b["lines"][0]["unitPrice"],
+            &b["lines"][0]["quantity"],
+            &b["lines"][0]["amount"]
+        ),
+        (&json!(109.0), &json!(2), &json!(218.0))
+    );
+    assert_eq!(b["lines"][0]["lineId"], cart["items"][0]["id"]);
+    let discounts: Vec<(&str, &str, f64)> = b["discounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["ruleId"].as_str().unwrap(),
+                d["level"].as_str().unwrap(),
+                d["amount"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(discounts, [("R002", "line", 43.6), ("R005", "order", 20.0)]);
+    assert_eq!(b["payable"], cart["orderAmount"]);
+    assert_eq!(
+        (&b["deliveryFee"], &b["deliveryFeeWaived"]),
+        (&json!(6.0), &json!(6.0))
+    );
+
+    // Choosing ¥40 off is refused with the reason, and the cart is unchanged.
+    let refused = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/rules",
+        Some(&json!({"ruleId": "R006"})),
+        auth,
+    )
+    .await;
+    refused.assert_error(400, "-8");
+    assert_eq!(refused.err_msg(), "「满200减40」暂不可用：再买¥25.60可享");
+    assert_eq!(refused.data()["orderAmount"], 154.4);
+    let en = app
+        .call(
+            Method::POST,
+            "/api/v1/cart/rules",
+            Some(&json!({"ruleId": "R006"})),
+            Some(&token),
+            &[("Accept-Language", "en")],
+        )
+        .await;
+    assert_eq!(
+        en.err_msg(),
+        "¥40 off over ¥200 cannot be used: Add ¥25.60 more to get it"
+    );
+    let again = cart_call(&app, Method::GET, "/api/v1/cart", None, auth).await;
+    let again = again.assert_ok();
+    assert_eq!(again["shoppingCarVersion"], cart["shoppingCarVersion"]);
+    assert_eq!(option(again, "R006")["chosen"], false);
+
+    // A third pizza reaches ¥200 after the discount: ¥40 off now wins the group by itself.
+    let cart = add(&app, auth, json!([pizza("14", 1)])).await;
+    assert_eq!(cart["orderAmount"], 221.6); // 327 − 65.40 − 40
+    assert_eq!(option(&cart, "R005")["reason"], "mutex");
+    assert_eq!(option(&cart, "R005")["excludedBy"], "R006");
+    // Choosing the smaller one is the customer's right: honoured, and marked chosen.
+    let chosen = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/rules",
+        Some(&json!({"ruleId": "R005"})),
+        auth,
+    )
+    .await;
+    let chosen = chosen.assert_ok();
+    assert_eq!(option(chosen, "R005")["chosen"], true);
+    assert_eq!(chosen["orderAmount"], 241.6);
+    assert_eq!(
+        option(chosen, "R006")["reasonMsg"],
+        "您已选择「外送满150减20」，不可同享"
+    );
+}

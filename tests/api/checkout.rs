@@ -370,7 +370,7 @@ async fn every_cart_and_order_endpoint_is_documented() {
     ] {
         for m in methods {
             assert!(
-                paths[path].get(*m).is_some(),
+                paths[&format!("/api/v1{path}")].get(*m).is_some(),
                 "{m} {path} missing from the OpenAPI document"
             );
         }
@@ -438,4 +438,59 @@ async fn the_order_list_and_ordering_again() {
         ),
         (Some("DR003"), Some(2))
     );
+}
+
+/// The order keeps the breakdown the customer agreed to: the order page and the store's
+/// tablet show the same lines and discounts as the cart did, adding up to what is charged.
+#[tokio::test]
+async fn the_order_and_the_tablet_show_the_breakdown_of_the_cart() {
+    let app = spawn_app().await;
+    let token = app.register("13512350021").await;
+    let address = home_address(&app, &token).await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "PZ001", "selection": {"sizeCode": "14", "quantity": 2}}]),
+    )
+    .await;
+    let cart = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let cart = cart.assert_ok().clone();
+    assert_eq!(cart["orderAmount"], 154.4, "R002 and R005 (issue 20)");
+    let order = submit(
+        &app,
+        &token,
+        &submit_body(&cart, Some(address), "offline"),
+        "k-b",
+    )
+    .await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+    let detail = app
+        .get_auth(&format!("/api/v1/orders/{order_no}"), Some(&token))
+        .await;
+    let detail = detail.assert_ok();
+    assert_eq!(detail["breakdown"], cart["breakdown"]);
+    let b = &detail["breakdown"];
+    let sum = |key: &str| -> f64 {
+        b[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| (x["amount"].as_f64().unwrap() * 100.0).round())
+            .sum()
+    };
+    let fen = |v: &Value| (v.as_f64().unwrap() * 100.0).round();
+    assert_eq!(
+        sum("lines") - sum("discounts") + fen(&b["deliveryFee"]) - fen(&b["deliveryFeeWaived"]),
+        fen(&detail["orderAmount"])
+    );
+    let staff = crate::payments::tablet_login(&app, "SH001").await;
+    let queue = app
+        .get_auth("/api/v1/tablet/orders?scope=active", Some(&staff))
+        .await;
+    let queue = queue.assert_ok().as_array().unwrap().clone();
+    let card = queue
+        .iter()
+        .find(|o| o["orderNo"] == order_no.as_str())
+        .unwrap();
+    assert_eq!(card["breakdown"], cart["breakdown"]);
 }

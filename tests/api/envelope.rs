@@ -86,3 +86,33 @@ async fn client_routes_fall_back_to_the_app() {
         );
     }
 }
+
+/// Source maps are never served, and a missing chunk is a 404, not the app's index.html (which a
+/// browser would refuse as a script, leaving the app unable to tell a stale chunk from a bad one).
+#[tokio::test]
+async fn source_maps_and_missing_assets_are_not_found() {
+    let app = spawn_app().await;
+    let assets = app.static_dir.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    std::fs::write(assets.join("index-abc.js"), "export {};").unwrap();
+    std::fs::write(assets.join("index-abc.js.map"), "{\"version\":3}").unwrap();
+    std::fs::write(app.static_dir.join("top.js.MAP"), "{}").unwrap();
+    let status = |path: &'static str| {
+        let url = format!("{}{}", app.address, path);
+        let client = app.client.clone();
+        async move { client.get(url).send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status("/assets/index-abc.js").await, 200);
+    for path in [
+        "/assets/index-abc.js.map",
+        "/top.js.MAP",
+        "/assets/gone-123.js",
+        "/assets/gone-123.css",
+        "/anything.map",
+    ] {
+        assert_eq!(status(path).await, 404, "{path}");
+    }
+    // Client routes still fall back to the app.
+    assert_eq!(status("/tablet").await, 200);
+    assert_eq!(status("/order/status").await, 200);
+}

@@ -16,7 +16,7 @@ pub struct TestApp {
     pub app_state: pizza_order::state::AppState,
     /// What this node was built with: a second node shares its database and Redis.
     settings: Settings,
-    static_dir: PathBuf,
+    pub static_dir: PathBuf,
     cleanup: Cleanup,
     /// With TEST_REDIS_URL: the url and this app's key prefix, whose keys go on drop.
     redis: Option<(String, String)>,

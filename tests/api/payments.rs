@@ -11,7 +11,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-const SANDBOX_SECRET: &[u8] = b"pizza-order-sandbox-notify-key";
+const SANDBOX_SECRET: &[u8] = b"test-sandbox-notify-key-not-for-production";
 
 /// A registered customer with an unpaid delivery order from the flagship: (token, orderNo).
 pub async fn unpaid_order(app: &TestApp, phone: &str) -> (String, String) {
@@ -91,6 +91,12 @@ pub async fn until_state(app: &TestApp, token: &str, order_no: &str, state: u64)
     );
 }
 
+/// The provider's trade number of an attempt, as it answered at create.
+async fn trade_no_of(app: &TestApp, payment_id: &str) -> String {
+    let row = app.app_state.payments.repo().get(payment_id).await.unwrap();
+    row.unwrap().provider_trade_no.unwrap()
+}
+
 pub async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> Answer {
     app.post(
         &format!("/sandbox/api/pay/{payment_id}"),
@@ -100,10 +106,10 @@ pub async fn pay_at_cashier(app: &TestApp, payment_id: &str, outcome: &str) -> A
     .await
 }
 
-fn notify_body(payment_id: &str, amount_fen: i64, status: &str) -> String {
+fn notify_body(payment_id: &str, trade_no: &str, amount_fen: i64, status: &str) -> String {
     let mut params = vec![
         ("payment_id".to_string(), payment_id.to_string()),
-        ("trade_no".to_string(), format!("T{payment_id}")),
+        ("trade_no".to_string(), trade_no.to_string()),
         ("status".to_string(), status.to_string()),
         ("amount".to_string(), amount_fen.to_string()),
         ("at".to_string(), "1795406400000".to_string()),
@@ -298,19 +304,36 @@ async fn a_notify_applies_once_however_often_it_comes() {
     let created = create_payment(&app, &token, &order_no).await;
     let payment_id = created["paymentId"].as_str().unwrap().to_string();
     let amount = (created["payAmount"].as_f64().unwrap() * 100.0).round() as i64;
+    let trade_no = trade_no_of(&app, &payment_id).await;
     let mut events = app.app_state.bus.subscribe();
 
-    // Forged and wrong-amount notifies change nothing.
-    let mut forged = notify_body(&payment_id, amount, "paid");
+    // A forged notify, one for a payment we never issued, and one the provider does not
+    // confirm (not paid yet) change nothing.
+    let mut forged = notify_body(&payment_id, &trade_no, amount, "paid");
     forged = forged.replace("sign=", "sign=00");
     assert_eq!(post_notify(&app, forged).await.0, 400);
+    let unknown = post_notify(
+        &app,
+        notify_body("P0123456789abcdef01234567", &trade_no, amount, "paid"),
+    )
+    .await;
+    assert_eq!(unknown, (400, "fail: unknown payment".to_string()));
+    let early = post_notify(&app, notify_body(&payment_id, &trade_no, amount, "paid")).await;
     assert_eq!(
-        post_notify(&app, notify_body(&payment_id, amount - 1, "paid"))
-            .await
-            .0,
-        400
+        early,
+        (409, "fail: not confirmed by the provider".to_string())
     );
     assert_eq!(order(&app, &token, &order_no).await["state"], 5);
+
+    // Paid at the provider (its own notify races ours below); a notify with another amount
+    // or trade number than the provider answers is not confirmed.
+    assert!(pay_at_cashier(&app, &payment_id, "success").await.body["returnUrl"].is_string());
+    for body in [
+        notify_body(&payment_id, &trade_no, amount - 1, "paid"),
+        notify_body(&payment_id, "T999", amount, "paid"),
+    ] {
+        assert_eq!(post_notify(&app, body).await.0, 409);
+    }
 
     // Ten at once, then sixteen replays.
     let mut tasks = tokio::task::JoinSet::new();
@@ -318,7 +341,7 @@ async fn a_notify_applies_once_however_often_it_comes() {
         let (client, url, body) = (
             app.client.clone(),
             format!("{}/api/v1/payments/notify/sandbox", app.address),
-            notify_body(&payment_id, amount, "paid"),
+            notify_body(&payment_id, &trade_no, amount, "paid"),
         );
         tasks.spawn(async move {
             let res = client
@@ -336,7 +359,7 @@ async fn a_notify_applies_once_however_often_it_comes() {
     }
     for _ in 0..16 {
         assert_eq!(
-            post_notify(&app, notify_body(&payment_id, amount, "paid")).await,
+            post_notify(&app, notify_body(&payment_id, &trade_no, amount, "paid")).await,
             (200, "success".to_string())
         );
     }
@@ -542,9 +565,10 @@ async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retrie
     let o = order(&app, &token, &order_no).await;
     assert_eq!(
         (o["state"].as_u64(), o["payment"]["state"].as_str()),
-        (Some(3), Some("paid")),
-        "cancelled, money not back yet"
+        (Some(3), Some("refunding")),
+        "cancelled, the refund owed"
     );
+    assert_eq!(o["payment"]["refundReason"], "订单已取消");
     let retried = app
         .post(
             &format!("/api/v1/orders/{order_no}/refund"),

@@ -59,6 +59,8 @@ pub struct OrderRow {
     pub delivery_fee: Fen,
     pub order_amount: Fen,
     pub paid_amount: Fen,
+    /// The payment that keeps the order's money, set once with the payment move.
+    pub paid_by: Option<String>,
     pub doc: serde_json::Value,
     pub lines: Vec<NewOrderLine>,
     /// The number of the last transition (1: created); `order:progress` carries it.
@@ -82,7 +84,8 @@ impl OrderRepo {
         let row = sqlx::query(
             "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
              is_book, order_time, product_amount, discount_amount, delivery_fee, order_amount, \
-             paid_amount, doc, seq, version, created_at, updated_at FROM orders WHERE order_no = $1",
+             paid_amount, paid_by, doc, seq, version, created_at, updated_at FROM orders \
+             WHERE order_no = $1",
         )
         .bind(order_no)
         .fetch_optional(self.db.pool())
@@ -125,6 +128,7 @@ impl OrderRepo {
             delivery_fee: Fen(row.try_get("delivery_fee")?),
             order_amount: Fen(row.try_get("order_amount")?),
             paid_amount: Fen(row.try_get("paid_amount")?),
+            paid_by: row.try_get("paid_by")?,
             doc: serde_json::from_str(&row.try_get::<String, _>("doc")?)?,
             lines,
             seq: row.try_get("seq")?,
@@ -292,6 +296,8 @@ pub struct TransitionRow {
     pub at: i64,
     /// Money received with this transition (a payment), added to paid_amount.
     pub paid: Fen,
+    /// The payment that brings it: recorded as the order's `paid_by`, only while that is empty.
+    pub paid_by: Option<String>,
 }
 
 impl OrderRepo {
@@ -381,16 +387,33 @@ pub async fn transition_in(
     read_version: i64,
     t: &TransitionRow,
 ) -> Result<Option<i64>, DbError> {
-    let done = sqlx::query(
-        "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
-         paid_amount = paid_amount + $3, updated_at = $4 WHERE order_no = $5 AND version = $6",
-    )
-    .bind(i64::from(t.state))
-    .bind(i64::from(t.progress))
-    .bind(t.paid.0)
-    .bind(t.at)
-    .bind(order_no)
-    .bind(read_version)
+    // A payment move also claims `paid_by`, and only while it is empty: whatever the version
+    // check let through, a second payment can never take an order's settlement. (Placeholders
+    // in ascending order: SQLite numbers them by first appearance.)
+    let done = match &t.paid_by {
+        None => sqlx::query(
+            "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
+             paid_amount = paid_amount + $3, updated_at = $4 WHERE order_no = $5 AND version = $6",
+        )
+        .bind(i64::from(t.state))
+        .bind(i64::from(t.progress))
+        .bind(t.paid.0)
+        .bind(t.at)
+        .bind(order_no)
+        .bind(read_version),
+        Some(payment_id) => sqlx::query(
+            "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
+             paid_amount = paid_amount + $3, updated_at = $4, paid_by = $5 \
+             WHERE order_no = $6 AND version = $7 AND paid_by IS NULL",
+        )
+        .bind(i64::from(t.state))
+        .bind(i64::from(t.progress))
+        .bind(t.paid.0)
+        .bind(t.at)
+        .bind(payment_id)
+        .bind(order_no)
+        .bind(read_version),
+    }
     .execute(&mut **tx)
     .await?;
     if done.rows_affected() != 1 {

@@ -1,5 +1,9 @@
 //! Payment attempts. Every change names the version it read, so a notify replayed or delivered
 //! twice at once changes the row once.
+//!
+//! States: `created` → `pending` (the provider has it) → `paid` / `failed` / `closed`; a paid
+//! attempt that does not keep the order's money goes `refunding` (the refund is owed: written
+//! before the provider is asked, retried until it answers) → `refunded`.
 
 use super::{Db, DbError};
 use crate::domain::money::Fen;
@@ -13,12 +17,16 @@ pub struct PaymentRow {
     pub method: String,
     pub provider: String,
     pub amount: Fen,
-    /// created, pending, paid, failed, closed, refunded.
+    /// created, pending, paid, failed, closed, refunding, refunded.
     pub state: String,
     pub provider_trade_no: Option<String>,
     pub instructions: Option<serde_json::Value>,
     pub fail_reason: Option<String>,
     pub refunded: Fen,
+    /// Why the money goes back ([`crate::domain::settlement::RefundReason`]), once it must.
+    pub refund_reason: Option<String>,
+    /// The provider's last failure while the refund is owed.
+    pub refund_error: Option<String>,
     pub created_at: i64,
     pub expires_at: i64,
     pub updated_at: i64,
@@ -26,7 +34,8 @@ pub struct PaymentRow {
 }
 
 const COLUMNS: &str = "payment_id, order_no, user_id, method, provider, amount, state, \
-    provider_trade_no, instructions, fail_reason, refunded, created_at, expires_at, updated_at, version";
+    provider_trade_no, instructions, fail_reason, refunded, refund_reason, refund_error, created_at, \
+    expires_at, updated_at, version";
 
 fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
     Ok(PaymentRow {
@@ -44,6 +53,8 @@ fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
             .transpose()?,
         fail_reason: r.try_get("fail_reason")?,
         refunded: Fen(r.try_get("refunded")?),
+        refund_reason: r.try_get("refund_reason")?,
+        refund_error: r.try_get("refund_error")?,
         created_at: r.try_get("created_at")?,
         expires_at: r.try_get("expires_at")?,
         updated_at: r.try_get("updated_at")?,
@@ -59,6 +70,8 @@ pub struct PaymentChange {
     pub instructions: Option<serde_json::Value>,
     pub fail_reason: Option<String>,
     pub refunded: Option<Fen>,
+    pub refund_reason: Option<String>,
+    pub refund_error: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -129,12 +142,39 @@ impl PaymentRepo {
         row.as_ref().map(read).transpose()
     }
 
-    /// Pending or created payments whose 30 minutes are over.
+    /// Attempts still open (created, pending, or failed: its order may still be payable)
+    /// whose 30 minutes are over, oldest first.
     pub async fn expired(&self, now: i64) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending') AND expires_at <= $1"
+            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending', 'failed') \
+             AND expires_at <= $1 ORDER BY expires_at, payment_id"
         ))
         .bind(now)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(read).collect()
+    }
+
+    /// Refunds owed: rows in `refunding`, oldest first.
+    pub async fn owed_refunds(&self) -> Result<Vec<PaymentRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE state = 'refunding' ORDER BY updated_at, payment_id"
+        ))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(read).collect()
+    }
+
+    /// Paid attempts that are not their order's settlement: their order move or their refund
+    /// was interrupted (a crash, a database error) and is still to be decided.
+    pub async fn unsettled_paid(&self) -> Result<Vec<PaymentRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE state = 'paid' AND NOT EXISTS \
+             (SELECT 1 FROM orders o WHERE o.order_no = payments.order_no \
+              AND o.paid_by = payments.payment_id AND o.state NOT IN ({}, {}))",
+            crate::domain::order_machine::state::CANCELLED_BY_CUSTOMER,
+            crate::domain::order_machine::state::REFUSED_BY_STORE,
+        ))
         .fetch_all(self.db.pool())
         .await?;
         rows.iter().map(read).collect()
@@ -147,18 +187,22 @@ impl PaymentRepo {
         change: &PaymentChange,
         now: i64,
     ) -> Result<bool, DbError> {
+        // Placeholders in ascending order: SQLite numbers them by first appearance.
         let done = sqlx::query(
             "UPDATE payments SET state = $1, \
              provider_trade_no = COALESCE($2, provider_trade_no), \
              instructions = COALESCE($3, instructions), fail_reason = COALESCE($4, fail_reason), \
-             refunded = COALESCE($5, refunded), updated_at = $6, version = version + 1 \
-             WHERE payment_id = $7 AND version = $8",
+             refunded = COALESCE($5, refunded), refund_reason = COALESCE($6, refund_reason), \
+             refund_error = $7, updated_at = $8, version = version + 1 \
+             WHERE payment_id = $9 AND version = $10",
         )
         .bind(&change.state)
         .bind(&change.provider_trade_no)
         .bind(change.instructions.as_ref().map(|v| v.to_string()))
         .bind(&change.fail_reason)
         .bind(change.refunded.map(|f| f.0))
+        .bind(&change.refund_reason)
+        .bind(&change.refund_error)
         .bind(now)
         .bind(&p.payment_id)
         .bind(p.version)

@@ -395,6 +395,7 @@ mod tests {
             ("5'501", Err(HouseNumberIllegal)),
             ("5楼\u{202E}105", Err(HouseNumberInvisible)),
             ("5楼\u{2066}501", Err(HouseNumberInvisible)),
+            ("5楼\u{0}501", Err(HouseNumberInvisible)),
         ];
         for (raw, want) in cases {
             let got = HouseNumber::parse(raw);
@@ -417,6 +418,7 @@ mod tests {
             ("Jing'an", Err(BaseAddressIllegal)),
             ("人民广场\u{200B}", Err(BaseAddressInvisible)),
             ("A|B", Err(BaseAddressIllegal)),
+            ("西藏中路\u{0}236号", Err(BaseAddressInvisible)),
             ("北京市朝阳区三里屯路19号", Ok(())),
         ];
         for (raw, want) in cases {

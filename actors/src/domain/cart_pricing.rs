@@ -1,15 +1,18 @@
 //! A cart priced for its store, order type and time (spec §3 cart response, §4 cart, §5): which
 //! items can be charged and which stay in the cart disabled with their reason, the promotions
-//! that apply (mutex groups and the customer's choice), the delivery fee with its free
-//! threshold, and what is to be paid. Pure: the caller passes the catalogue and the clock.
+//! that apply (the cheapest legal combination, `promotion_choice`) and why the others do not,
+//! the delivery fee with its free threshold, what is to be paid, and the breakdown a person
+//! can check. Pure: the caller passes the catalogue and the clock.
 
+use super::breakdown::{Breakdown, ListLine};
 use super::cart::{Cart, CartLine};
 use super::cart_item::{component_codes, normalize, unit_price};
-use super::catalog::{Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
-use super::effective::{availability, rule_matches, Availability, RuleContext};
+use super::catalog::{Bilingual, Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
+use super::effective::{availability, Availability, RuleContext};
 use super::hours::china_time;
 use super::money::Fen;
-use super::promotion::{apply, split_proportionally, Promotion, Unit};
+use super::promotion::{split_proportionally, Promotion, Unit};
+use super::promotion_choice::{decide, order_key, LeftOut};
 use std::collections::BTreeMap;
 
 /// Why an item cannot be charged (spec: sold out, not on sale at this time, item has expired).
@@ -42,7 +45,8 @@ pub struct PricedLine<'a> {
     pub unit: Fen,
     /// unit × quantity.
     pub count: Fen,
-    /// This line's share of every promotion.
+    /// This line's share of every promotion (kept for `countPriceAfterPE`; the breakdown shows
+    /// discounts as their own entries instead).
     pub discount: Fen,
     pub rule_ids: Vec<String>,
 }
@@ -52,10 +56,19 @@ pub struct RuleOption<'a> {
     pub rule: &'a Promotion,
     /// What the rule saves on this cart on its own.
     pub alone: Fen,
-    /// Picked by the customer (chooseRule).
+    /// Picked by the customer (chooseRule); see [`RuleOption::honoured`].
     pub chosen: bool,
     /// What it saved in the final pricing (0 when it lost its group or its units).
     pub saved: Fen,
+    /// Why it saves nothing; `None` when it applies.
+    pub left_out: Option<LeftOut>,
+}
+
+impl RuleOption<'_> {
+    /// The customer's choice stands only while it saves something.
+    pub fn honoured(&self) -> bool {
+        self.chosen && self.saved > Fen::ZERO
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -69,9 +82,13 @@ pub struct PricedCart<'a> {
     /// Missing to the free-delivery threshold (0 when free or no threshold).
     pub difference_to_free_delivery: Fen,
     pub order_amount: Fen,
+    /// Every promotion of the chain, by (sort, id): applied, or with why not.
     pub rules: Vec<RuleOption<'a>>,
     /// Groups of mutually exclusive candidate rules (two or more members).
     pub mutex_groups: Vec<Vec<String>>,
+    pub breakdown: Breakdown,
+    /// False when there were too many combinations and the greedy search chose.
+    pub exhaustive: bool,
 }
 
 impl PricedCart<'_> {
@@ -159,52 +176,55 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         })
         .collect();
 
-    // Candidates: rules in effect here and now that save something on this cart on their own.
-    let mut rules: Vec<RuleOption<'a>> = input
-        .promotions
+    let mut rules: Vec<&Promotion> = input.promotions.iter().collect();
+    rules.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+    let here: Vec<Availability> = rules
         .iter()
-        .filter(|r| rule_matches(r.effective_rule.as_ref(), &ctx))
-        .map(|rule| RuleOption {
-            rule,
-            alone: apply(&[rule], &units).total(),
-            chosen: cart.chosen_rules.contains(&rule.rule_id),
-            saved: Fen::ZERO,
-        })
-        .filter(|o| o.alone > Fen::ZERO)
+        .map(|r| availability(r.effective_rule.as_ref(), &ctx))
         .collect();
-    rules.sort_by(|a, b| (a.rule.sort, &a.rule.rule_id).cmp(&(b.rule.sort, &b.rule.rule_id)));
-
+    let in_effect: Vec<&Promotion> = rules
+        .iter()
+        .zip(&here)
+        .filter(|(_, a)| **a == Availability::Available)
+        .map(|(r, _)| *r)
+        .collect();
+    let payable_of = |after: Fen| after + delivery_fee(input.store, input.order_type, after).1;
+    let decision = decide(&in_effect, &units, &cart.chosen_rules, &payable_of);
+    let applied = decision.applied;
+    // `in_effect` keeps the order of `rules`, so outcomes come in step.
+    let mut outcomes = decision.outcomes.into_iter();
+    let rules: Vec<RuleOption<'a>> = rules
+        .iter()
+        .zip(&here)
+        .map(|(rule, here)| match here {
+            Availability::Available => {
+                let o = outcomes.next().unwrap_or_default();
+                RuleOption {
+                    rule,
+                    alone: o.alone,
+                    chosen: o.requested,
+                    saved: o.saved,
+                    left_out: o.left_out,
+                }
+            }
+            other => RuleOption {
+                rule,
+                alone: Fen::ZERO,
+                chosen: cart.chosen_rules.contains(&rule.rule_id),
+                saved: Fen::ZERO,
+                left_out: Some(if *other == Availability::NotHere {
+                    LeftOut::NotHere
+                } else {
+                    LeftOut::NotEffective
+                }),
+            },
+        })
+        .collect();
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, o) in rules.iter().enumerate() {
-        if let Some(g) = o.rule.mutex_group.as_deref() {
+        if let (Some(g), true) = (o.rule.mutex_group.as_deref(), o.alone > Fen::ZERO) {
             groups.entry(g).or_default().push(i);
         }
-    }
-    let mut active: Vec<usize> = (0..rules.len())
-        .filter(|&i| rules[i].rule.mutex_group.is_none())
-        .collect();
-    for members in groups.values() {
-        // The customer's pick, else the one that saves most (the first by sort on a tie).
-        let pick = members
-            .iter()
-            .copied()
-            .find(|&i| rules[i].chosen)
-            .or_else(|| {
-                members
-                    .iter()
-                    .copied()
-                    .max_by(|&a, &b| rules[a].alone.cmp(&rules[b].alone).then(b.cmp(&a)))
-            });
-        active.extend(pick);
-    }
-    let active_rules: Vec<&Promotion> = active.iter().map(|&i| rules[i].rule).collect();
-    let applied = apply(&active_rules, &units);
-    for o in &mut rules {
-        o.saved = applied
-            .rules
-            .iter()
-            .find(|(id, _)| id == &o.rule.rule_id)
-            .map_or(Fen::ZERO, |(_, d)| *d);
     }
 
     // Each line's share: its units' discounts, plus order-level discounts split by what is left.
@@ -238,6 +258,19 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
     let price_after_promotions = price_of_product - discount;
     let (delivery_fee, delivery_fee_after, difference) =
         delivery_fee(input.store, input.order_type, price_after_promotions);
+    let unit_line_ids: Vec<String> = units
+        .iter()
+        .map(|u| lines[u.line].line.id.clone())
+        .collect();
+    let breakdown = Breakdown::build(
+        valid.iter().map(|&i| list_line(&lines[i])).collect(),
+        &unit_line_ids,
+        &applied,
+        &|id| input.promotions.iter().find(|p| p.rule_id == id),
+        delivery_fee,
+        delivery_fee_after,
+        price_after_promotions + delivery_fee_after,
+    );
     let mutex_groups = groups
         .values()
         .filter(|m| m.len() > 1)
@@ -254,6 +287,42 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         order_amount: price_after_promotions + delivery_fee_after,
         rules,
         mutex_groups,
+        breakdown,
+        exhaustive: decision.exhaustive,
+    }
+}
+
+/// A charged line at its list price, named as the menu names it.
+fn list_line(l: &PricedLine) -> ListLine {
+    let p = l.product;
+    let sel = &l.line.selection;
+    let size = p.and_then(|p| {
+        sel.size_code
+            .as_ref()
+            .and_then(|c| p.sizes.iter().find(|s| &s.size_code == c))
+    });
+    let pastry = p.and_then(|p| {
+        sel.pastry_code
+            .as_ref()
+            .and_then(|c| p.pastries.iter().find(|s| &s.pastry_code == c))
+    });
+    let names: Vec<&Bilingual> = size
+        .map(|s| &s.name)
+        .into_iter()
+        .chain(pastry.map(|c| &c.name))
+        .collect();
+    let join = |f: fn(&Bilingual) -> &str| names.iter().map(|n| f(n)).collect::<Vec<_>>().join(" ");
+    ListLine {
+        line_id: l.line.id.clone(),
+        product_code: l.line.product_code.clone(),
+        name: p.map(|p| p.name.clone()).unwrap_or_default(),
+        spec: Bilingual {
+            cn: join(|b| &b.cn),
+            en: join(|b| &b.en),
+        },
+        unit_price: l.unit,
+        quantity: l.line.quantity,
+        amount: l.count,
     }
 }
 

@@ -316,6 +316,32 @@ fn cases() -> Vec<Case> {
             statuses: &[Expired],
         },
         Case {
+            name:
+                "issue 20: ¥20 off over ¥150 is reached after pizzas 20% off, ¥40 over ¥200 is not",
+            store: "SH001",
+            order_type: 0,
+            at: MONDAY_NOON,
+            sold_out: &[],
+            lines: &[("PZ001", Some("14"), 2)],
+            // 21800 − 4360 = 17440: ≥ 15000 (R005 −2000), < 20000 (R006 needs ¥25.60 more)
+            chosen: &[],
+            want: (21800, 6360, 0, 15440),
+            applied: &["R002", "R005"],
+            statuses: &[Valid],
+        },
+        Case {
+            name: "a choice that cannot save anything is not honoured",
+            store: "SH001",
+            order_type: 0,
+            at: MONDAY_NOON,
+            sold_out: &[],
+            lines: &[("PZ001", Some("14"), 2)],
+            chosen: &["R006"],
+            want: (21800, 6360, 0, 15440),
+            applied: &["R002", "R005"],
+            statuses: &[Valid],
+        },
+        Case {
             name: "three colas: one pair at half price, and the fee below the threshold",
             store: "SH001",
             order_type: 0,
@@ -384,7 +410,83 @@ fn cart_pricing_table() {
             "{}",
             case.name
         );
+        // The breakdown a person checks adds up to the same payable.
+        assert_eq!(priced.breakdown.inconsistency(), None, "{}", case.name);
+        assert_eq!(
+            priced.breakdown.payable, priced.order_amount,
+            "{}",
+            case.name
+        );
+        assert_eq!(
+            priced.breakdown.discount_amount, priced.discount,
+            "{}",
+            case.name
+        );
+        // Every rule says what it did or why not; a choice is "chosen" only while it saves.
+        for r in &priced.rules {
+            assert_eq!(
+                r.saved > Fen::ZERO,
+                r.left_out.is_none(),
+                "{} {}",
+                case.name,
+                r.rule.rule_id
+            );
+            assert!(!r.honoured() || r.saved > Fen::ZERO, "{}", case.name);
+        }
     }
+}
+
+#[test]
+fn the_issue_cart_says_how_much_more_for_the_bigger_reduction() {
+    use crate::domain::breakdown::DiscountLevel;
+    use crate::domain::promotion_choice::LeftOut;
+    let cart = cart(&[("PZ001", Some("14"), 2)]);
+    let input = PricingInput {
+        store: store("SH001"),
+        order_type: 0,
+        at: MONDAY_NOON,
+        sold_out: &[],
+        product: &|c| product(c),
+        category: &|c| category(c),
+        promotions: &demo().promotions,
+    };
+    let priced = price_cart(&cart, &input);
+    let reason = |id: &str| {
+        priced
+            .rules
+            .iter()
+            .find(|r| r.rule.rule_id == id)
+            .unwrap()
+            .left_out
+            .clone()
+    };
+    assert_eq!(
+        reason("R006"),
+        Some(LeftOut::BelowThreshold { gap: Fen(2560) })
+    );
+    assert_eq!(reason("R001"), Some(LeftOut::NotEffective), "Tuesdays only");
+    assert_eq!(reason("R007"), Some(LeftOut::NotHere), "east stores only");
+    assert_eq!(reason("R003"), Some(LeftOut::NoItems));
+    let b = &priced.breakdown;
+    assert_eq!(b.lines.len(), 1);
+    let line = &b.lines[0];
+    assert_eq!(
+        (line.unit_price, line.quantity, line.amount),
+        (Fen(10900), 2, Fen(21800))
+    );
+    assert_eq!(line.spec.cn, "14英寸 经典手拍");
+    let discounts: Vec<(&str, DiscountLevel, Fen, usize)> = b
+        .discounts
+        .iter()
+        .map(|d| (d.rule_id.as_str(), d.level, d.amount, d.line_ids.len()))
+        .collect();
+    assert_eq!(
+        discounts,
+        [
+            ("R002", DiscountLevel::Line, Fen(4360), 1),
+            ("R005", DiscountLevel::Order, Fen(2000), 0)
+        ]
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod address;
+pub mod breakdown;
 pub mod cart;
 pub mod cart_item;
 pub mod cart_pricing;
@@ -19,9 +20,12 @@ pub mod order_time;
 pub mod phone;
 pub mod profile;
 pub mod promotion;
+pub mod promotion_choice;
 pub mod remark;
+pub mod return_path;
 pub mod scan_order;
 pub mod seed;
+pub mod settlement;
 pub mod smart_read;
 pub mod store_board;
 pub mod store_rules;

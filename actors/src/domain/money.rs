@@ -89,6 +89,19 @@ pub mod yuan {
         Fen::from_yuan(v)
             .ok_or_else(|| serde::de::Error::custom("amount must have at most 2 decimals"))
     }
+
+    /// `#[serde(with = "yuan::option")]`: null, or fen as a yuan number.
+    pub mod option {
+        use super::Fen;
+        use serde::Serializer;
+
+        pub fn serialize<S: Serializer>(fen: &Option<Fen>, s: S) -> Result<S::Ok, S::Error> {
+            match fen {
+                Some(f) => s.serialize_some(&f.yuan()),
+                None => s.serialize_none(),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

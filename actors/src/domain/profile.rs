@@ -388,6 +388,8 @@ mod tests {
             ("张\u{200B}三", Err(NameInvisible)),
             ("张\u{0085}三", Err(NameInvisible)),
             ("\u{FEFF}张三", Err(NameInvisible)),
+            ("张\u{0}三", Err(NameInvisible)),
+            ("张\t三", Err(NameInvisible)),
             ("张、三", Err(NameIllegal)),
         ];
         for (raw, want) in cases {

@@ -121,6 +121,10 @@ pub struct Applied {
     pub unit_discounts: Vec<Option<(String, Fen)>>,
     /// Order-level discounts: (rule id, amount).
     pub order_discounts: Vec<(String, Fen)>,
+    /// Every order-level rule with the amount it was measured against (products after item
+    /// discounts and earlier reductions), applied or not: the gap to its threshold comes
+    /// from here, so the hint says exactly what the applying code checked.
+    pub order_seen: Vec<(String, Fen)>,
 }
 
 impl Applied {
@@ -145,6 +149,7 @@ pub fn apply(rules: &[&Promotion], units: &[Unit]) -> Applied {
     let mut remaining = products - taken.iter().flatten().map(|(_, d)| *d).sum();
     for rule in ordered.iter().filter(|r| is_order_level(r)) {
         if let PromotionKind::FullReduction { threshold, off } = rule.kind {
+            applied.order_seen.push((rule.rule_id.clone(), remaining));
             if remaining >= threshold && off > Fen::ZERO && remaining > Fen::ZERO {
                 let off = off.min(remaining);
                 remaining = remaining - off;
@@ -157,7 +162,7 @@ pub fn apply(rules: &[&Promotion], units: &[Unit]) -> Applied {
     applied
 }
 
-fn is_order_level(rule: &Promotion) -> bool {
+pub fn is_order_level(rule: &Promotion) -> bool {
     matches!(rule.kind, PromotionKind::FullReduction { .. })
 }
 

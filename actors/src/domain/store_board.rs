@@ -49,15 +49,20 @@ pub fn parse_status(text: &str) -> Option<StoreStatus> {
 /// A notice as staff typed it, without hidden characters: trimmed, empty means none; too long
 /// is refused.
 pub fn clean_notice(text: Option<&str>) -> Result<Option<String>, NoticeTooLong> {
-    // Customers read it: invisible and bidi characters are dropped first.
-    let text = text.map(super::validators::strip_hidden);
+    // Customers read it: invisible and bidi characters are dropped (NUL among them, which
+    // PostgreSQL cannot store), but the staff's line breaks are theirs to keep.
+    let text: Option<String> = text.map(|t| {
+        t.chars()
+            .filter(|c| *c == '\n' || !super::validators::is_hidden_char(*c))
+            .collect()
+    });
     let Some(text) = text.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
     if text.chars().count() > NOTICE_MAX_CHARS {
         return Err(NoticeTooLong);
     }
-    Ok(Some(text.to_string()))
+    Ok(Some(text.to_owned()))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +242,11 @@ mod tests {
             Ok(Some(100))
         );
         assert_eq!(clean_notice(Some(&"长".repeat(101))), Err(NoticeTooLong));
+        assert_eq!(
+            clean_notice(Some("午高峰\u{0}\n稍候\u{7}")),
+            Ok(Some("午高峰\n稍候".into()))
+        );
+        assert_eq!(clean_notice(Some("\u{0}\u{1}")), Ok(None));
         for s in ["open", "busy", "closed"] {
             assert_eq!(parse_status(s).map(status_name), Some(s));
         }

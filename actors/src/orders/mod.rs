@@ -74,10 +74,40 @@ impl OrderRegistry {
         command: Command,
         paid: crate::domain::money::Fen,
     ) -> Result<MoveDone, OrderFailure> {
+        self.send(order_no, mover, command, paid, None).await
+    }
+
+    /// The payment move (`PaymentSucceeded`) that makes `payment_id` the one payment keeping
+    /// the order's money: written with the move, only while the order has none.
+    pub async fn settle_move(
+        &self,
+        order_no: &str,
+        payment_id: &str,
+        paid: crate::domain::money::Fen,
+    ) -> Result<MoveDone, OrderFailure> {
+        self.send(
+            order_no,
+            Mover::System,
+            Command::PaymentSucceeded,
+            paid,
+            Some(payment_id.to_string()),
+        )
+        .await
+    }
+
+    async fn send(
+        &self,
+        order_no: &str,
+        mover: Mover,
+        command: Command,
+        paid: crate::domain::money::Fen,
+        paid_by: Option<String>,
+    ) -> Result<MoveDone, OrderFailure> {
         let msg = || Move {
             mover,
             command: command.clone(),
             paid,
+            paid_by: paid_by.clone(),
         };
         for _ in 0..2 {
             match self.session(order_no).send(msg()).await {

@@ -62,6 +62,8 @@ pub struct Move {
     pub mover: Mover,
     pub command: Command,
     pub paid: Fen,
+    /// The payment that brings `paid` (a payment move): claims the order's settlement.
+    pub paid_by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +121,7 @@ async fn make_move(
                 .or_else(|| Some(msg.command.name().to_string())),
             at: now,
             paid: msg.paid,
+            paid_by: msg.paid_by.clone(),
         };
         let Some(seq) = repo.transition(order_no, row.version, &write).await? else {
             continue; // another node moved it first: read again and re-check

@@ -2,7 +2,8 @@
 //! `order:new` and `order:updated`), its steps and its ETA.
 
 use crate::db::orders::{OrderEvent, OrderRow};
-use crate::domain::catalog::{Store, DELIVERY};
+use crate::domain::breakdown::{Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine};
+use crate::domain::catalog::{Bilingual, Store, DELIVERY};
 use crate::domain::lang::Lang;
 use crate::domain::money::{yuan, Fen};
 use crate::domain::order_machine::{eta, step_label, Promise, STEPS};
@@ -49,6 +50,73 @@ pub struct TabletOrder {
     pub address: Option<String>,
     /// The promise: the order time for bookings, else submit + the store's time.
     pub promised_by: i64,
+    /// The amounts as the customer agreed to them at submit.
+    pub breakdown: BreakdownView,
+}
+
+/// The breakdown frozen at submit (`doc.breakdown`). Orders placed before it was kept get one
+/// rebuilt from their lines and the rules they recorded (order level, no lines named), which
+/// adds up the same way since it comes from the same row.
+pub fn order_breakdown(row: &OrderRow) -> Breakdown {
+    if let Some(b) = row
+        .doc
+        .get("breakdown")
+        .and_then(|b| serde_json::from_value::<Breakdown>(b.clone()).ok())
+    {
+        return b;
+    }
+    let lines = row
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| ListLine {
+            line_id: l
+                .doc
+                .get("id")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("line{i}"), String::from),
+            product_code: l.product_code.clone(),
+            name: Bilingual {
+                cn: text(&l.doc, "prodName"),
+                en: text(&l.doc, "prodNameEn"),
+            },
+            spec: Bilingual::default(),
+            unit_price: l.unit_price,
+            quantity: l.quantity,
+            amount: l.count_price,
+        })
+        .collect();
+    let discounts = row
+        .doc
+        .get("rules")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|r| DiscountEntry {
+            rule_id: text(r, "ruleId"),
+            name: Bilingual {
+                cn: text(r, "ruleName"),
+                en: text(r, "ruleName"),
+            },
+            rule_type: text(r, "ruleType"),
+            level: DiscountLevel::Order,
+            amount: r
+                .get("discountAmount")
+                .and_then(Value::as_f64)
+                .and_then(Fen::from_yuan)
+                .unwrap_or(Fen::ZERO),
+            line_ids: Vec::new(),
+        })
+        .collect();
+    Breakdown {
+        lines,
+        discounts,
+        product_amount: row.product_amount,
+        discount_amount: row.discount_amount,
+        delivery_fee: row.delivery_fee,
+        delivery_fee_waived: Fen::ZERO,
+        payable: row.order_amount,
+    }
 }
 
 fn text(doc: &Value, key: &str) -> String {
@@ -180,6 +248,7 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
             .unwrap_or_default(),
         address,
         promised_by: row.order_time,
+        breakdown: BreakdownView::from(&order_breakdown(row)),
     }
 }
 

@@ -1,9 +1,21 @@
-//! Payment sessions: one row per attempt, moved created → pending → paid / failed / closed →
-//! refunded. Every change is written (under the row's version) before the order moves and
-//! before anyone is told, so a notify replayed, delivered twice at once, or overtaken by the
-//! customer's return (query) changes things once. A paid payment whose order could not move
-//! (the write after it failed) is healed by the next notify or query: applying "paid" again is
-//! harmless because the order's state machine refuses a second payment move.
+//! Payment sessions: one row per attempt, moved created → pending → paid / failed / closed, and
+//! a paid attempt that does not keep the order's money → refunding → refunded. Every change is
+//! written (under the row's version) before the order moves and before anyone is told, so a
+//! notify replayed, delivered twice at once, or overtaken by the customer's return (query)
+//! changes things once.
+//!
+//! - [`settle`]: one settlement per order. The first paid attempt to make the order's payment
+//!   move claims the order's `paid_by` in the same write; every other paid attempt is refunded
+//!   with a fixed refund id, and a refund the provider cannot make now stays owed until the
+//!   housekeeping job gets it through.
+//! - [`expiry`]: at 30 minutes an attempt is asked about before anything is closed: paid
+//!   settles, unpaid is closed at the provider, then the order is cancelled.
+//! - A notify settles nothing the provider's own query does not confirm.
+
+mod expiry;
+mod settle;
+
+pub use settle::{refund_id, Outcome};
 
 use crate::bus::{Bus, Event, PaymentOutcome};
 use crate::clock::Clock;
@@ -11,13 +23,17 @@ use crate::db::orders::OrderRow;
 use crate::db::payments::{PaymentChange, PaymentRepo, PaymentRow};
 use crate::db::DbError;
 use crate::domain::money::Fen;
-use crate::domain::order_machine::{state as s, Actor as Mover, Command, MoveError};
+use crate::domain::order_machine::{state as s, Actor as Mover, Command};
 use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{
     CreatePayment, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
     ProviderPaymentStatus,
 };
 use std::sync::Arc;
+
+pub mod reconcile;
+/// How often a compare-and-set is retried against concurrent writers before giving up.
+const ATTEMPTS: usize = 5;
 
 /// The pay-in-progress record lives 30 minutes (spec §3, §9); so does an attempt.
 pub const PAYMENT_LIFETIME_MS: i64 = 30 * 60_000;
@@ -38,6 +54,10 @@ pub enum PayFailure {
     Db(#[from] DbError),
     #[error("the payment kept changing under concurrent writers")]
     Contended,
+    /// A notify the provider's own answer does not confirm (another trade number or amount,
+    /// or not paid): nothing changed.
+    #[error("the provider does not confirm the notify: {0}")]
+    Unconfirmed(String),
 }
 
 /// What a settle did.
@@ -80,6 +100,12 @@ impl PaymentService {
         self.provider.as_ref()
     }
 
+    /// Whether the attempt was made with this service's provider: the periodic jobs leave
+    /// another provider's attempts to that provider's service.
+    fn owns(&self, p: &PaymentRow) -> bool {
+        p.provider == self.provider.name()
+    }
+
     /// Starts an attempt: the row is written (created), the provider asked, and the row moved to
     /// pending with its instructions before they are answered.
     pub async fn create(
@@ -109,6 +135,8 @@ impl PaymentService {
             instructions: None,
             fail_reason: None,
             refunded: Fen::ZERO,
+            refund_reason: None,
+            refund_error: None,
             created_at: now,
             expires_at: now + PAYMENT_LIFETIME_MS,
             updated_at: now,
@@ -155,102 +183,6 @@ impl PaymentService {
         }
     }
 
-    /// The provider says the payment is paid (notify or query). Checks the amount, marks the
-    /// payment paid once, moves the order, and tells the user. An order that can no longer be
-    /// paid (cancelled, or paid by another attempt) gets this money back.
-    pub async fn settle_paid(
-        &self,
-        payment_id: &str,
-        trade_no: &str,
-        amount: Fen,
-    ) -> Result<Settled, PayFailure> {
-        for _ in 0..5 {
-            let p = self
-                .repo
-                .get(payment_id)
-                .await?
-                .ok_or(PayFailure::NotFound)?;
-            if amount != p.amount {
-                return Err(PayFailure::AmountMismatch {
-                    want: p.amount,
-                    got: amount,
-                });
-            }
-            match p.state.as_str() {
-                "paid" | "refunded" => {
-                    // Already recorded: make sure the order followed (heals a lost second write).
-                    self.move_order_paid(&p).await?;
-                    return Ok(Settled::AlreadyApplied);
-                }
-                _ => {}
-            }
-            let now = self.clock.now_ms();
-            let change = PaymentChange {
-                state: "paid".into(),
-                provider_trade_no: Some(trade_no.to_string()),
-                ..PaymentChange::default()
-            };
-            if !self.repo.change(&p, &change, now).await? {
-                continue;
-            }
-            self.move_order_paid(&p).await?;
-            self.announce(&p, PaymentOutcome::Paid, now).await;
-            return Ok(Settled::Applied);
-        }
-        Err(PayFailure::Contended)
-    }
-
-    async fn move_order_paid(&self, p: &PaymentRow) -> Result<(), PayFailure> {
-        match self
-            .orders
-            .make_move(
-                &p.order_no,
-                Mover::System,
-                Command::PaymentSucceeded,
-                p.amount,
-            )
-            .await
-        {
-            Ok(_) => Ok(()),
-            // Paid already (by this attempt: a replay; nothing to do).
-            Err(OrderFailure::Refused(MoveError::MovedOn)) if self.order_paid_by(p).await? => {
-                Ok(())
-            }
-            // The order was cancelled or paid by another attempt meanwhile: give the money back.
-            Err(OrderFailure::Refused(_)) => {
-                tracing::warn!(payment = %p.payment_id, order = %p.order_no, "payment for an order that cannot take it: refunding");
-                self.refund_payment(p.payment_id.as_str()).await.map(|_| ())
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// A system move that may legitimately no longer apply (the order moved on meanwhile).
-    async fn move_if_possible(&self, order_no: &str, command: Command) -> Result<(), PayFailure> {
-        match self
-            .orders
-            .make_move(order_no, Mover::System, command, Fen::ZERO)
-            .await
-        {
-            Ok(_) | Err(OrderFailure::Refused(_)) => Ok(()),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// Whether this payment is the one the order counts as paid.
-    async fn order_paid_by(&self, p: &PaymentRow) -> Result<bool, PayFailure> {
-        let paid: Vec<PaymentRow> = self
-            .repo
-            .for_order(&p.order_no)
-            .await?
-            .into_iter()
-            .filter(|x| x.state == "paid")
-            .collect();
-        Ok(paid
-            .first()
-            .is_some_and(|first| first.payment_id == p.payment_id))
-    }
-
     /// The provider says the attempt failed or was cancelled: the order shows payment failed and
     /// can be paid again.
     pub async fn settle_failed(
@@ -258,7 +190,7 @@ impl PaymentService {
         payment_id: &str,
         reason: &str,
     ) -> Result<Settled, PayFailure> {
-        for _ in 0..5 {
+        for _ in 0..ATTEMPTS {
             let p = self
                 .repo
                 .get(payment_id)
@@ -284,7 +216,21 @@ impl PaymentService {
         Err(PayFailure::Contended)
     }
 
-    /// A provider notify, already verified.
+    /// A system move that may legitimately no longer apply (the order moved on meanwhile).
+    async fn move_if_possible(&self, order_no: &str, command: Command) -> Result<(), PayFailure> {
+        match self
+            .orders
+            .make_move(order_no, Mover::System, command, Fen::ZERO)
+            .await
+        {
+            Ok(_) | Err(OrderFailure::Refused(_)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A provider notify, its signature verified. It is only a hint: the provider is asked
+    /// (Alipay and WeChat Pay advise as much) and only what its answer confirms is applied; a
+    /// payment id we never issued is [`PayFailure::NotFound`].
     pub async fn on_notify(
         &self,
         payment_id: &str,
@@ -292,122 +238,75 @@ impl PaymentService {
         status: NotifyStatus,
         amount: Fen,
     ) -> Result<Settled, PayFailure> {
-        match status {
-            NotifyStatus::Paid => self.settle_paid(payment_id, trade_no, amount).await,
-            NotifyStatus::Failed => {
-                self.settle_failed(payment_id, "failed at the provider")
-                    .await
-            }
-            NotifyStatus::Cancelled => {
-                self.settle_failed(payment_id, "cancelled by the payer")
-                    .await
+        if self.repo.get(payment_id).await?.is_none() {
+            return Err(PayFailure::NotFound);
+        }
+        let answer = self.provider.query(payment_id).await?;
+        match (status, answer) {
+            (
+                NotifyStatus::Paid,
+                ProviderPaymentStatus::Paid {
+                    trade_no: t,
+                    amount: a,
+                    ..
+                },
+            ) if t == trade_no && a == amount => self.settle_paid(payment_id, &t, a).await,
+            (
+                NotifyStatus::Failed | NotifyStatus::Cancelled,
+                ProviderPaymentStatus::Failed { reason },
+            ) => self.settle_failed(payment_id, &reason).await,
+            (status, answer) => {
+                let why = format!(
+                    "notify {} (trade {trade_no}, {amount}) but the provider answers {answer:?}",
+                    status.as_str()
+                );
+                tracing::warn!(payment_id, %why, "payment notify not confirmed");
+                Err(PayFailure::Unconfirmed(why))
             }
         }
     }
 
-    /// The payment as it stands; a pending one is checked with the provider first, so a
-    /// customer back before the notify never waits on a stale answer.
+    /// The payment as it stands. A pending one is checked with the provider first, so a
+    /// customer back before the notify never waits on a stale answer; one past its 30 minutes
+    /// goes through expiry (asked, then closed); a paid one whose settlement was interrupted
+    /// is finished.
     pub async fn refresh(&self, payment_id: &str) -> Result<PaymentRow, PayFailure> {
         let p = self
             .repo
             .get(payment_id)
             .await?
             .ok_or(PayFailure::NotFound)?;
-        if p.state == "pending" {
-            if p.expires_at <= self.clock.now_ms() {
-                self.close(&p).await?;
-            } else {
-                match self.provider.query(payment_id).await {
-                    Ok(ProviderPaymentStatus::Paid {
-                        trade_no, amount, ..
-                    }) => {
-                        self.settle_paid(payment_id, &trade_no, amount).await?;
-                    }
-                    Ok(ProviderPaymentStatus::Failed { reason }) => {
-                        self.settle_failed(payment_id, &reason).await?;
-                    }
-                    Ok(ProviderPaymentStatus::Closed) => self.close(&p).await?,
-                    Ok(ProviderPaymentStatus::Pending) => {}
-                    // The provider being down must not break the status page: answer as stored.
-                    Err(e) => tracing::warn!(error = %e, payment_id, "payment query failed"),
+        let due = p.expires_at <= self.clock.now_ms();
+        match p.state.as_str() {
+            "created" | "pending" if due => {
+                // The provider being down must not break the status page: answer as stored.
+                if let Err(e) = self.expire_one(&p).await {
+                    tracing::warn!(error = %e, payment_id, "payment expiry on query failed");
                 }
             }
+            "pending" => match self.provider.query(payment_id).await {
+                Ok(ProviderPaymentStatus::Paid {
+                    trade_no, amount, ..
+                }) => {
+                    self.settle_paid(payment_id, &trade_no, amount).await?;
+                }
+                Ok(ProviderPaymentStatus::Failed { reason }) => {
+                    self.settle_failed(payment_id, &reason).await?;
+                }
+                Ok(ProviderPaymentStatus::Closed) => {
+                    if let Err(e) = self.expire_one(&p).await {
+                        tracing::warn!(error = %e, payment_id, "closing a closed payment failed");
+                    }
+                }
+                Ok(ProviderPaymentStatus::Pending) => {}
+                Err(e) => tracing::warn!(error = %e, payment_id, "payment query failed"),
+            },
+            "paid" => {
+                self.decide(&p).await?;
+            }
+            _ => {}
         }
         self.repo.get(payment_id).await?.ok_or(PayFailure::NotFound)
-    }
-
-    /// Closes every attempt past its 30 minutes, cancelling orders left unpaid.
-    pub async fn expire_due(&self) -> Result<usize, PayFailure> {
-        let due = self.repo.expired(self.clock.now_ms()).await?;
-        for p in &due {
-            self.close(p).await?;
-        }
-        Ok(due.len())
-    }
-
-    async fn close(&self, p: &PaymentRow) -> Result<(), PayFailure> {
-        let now = self.clock.now_ms();
-        let change = PaymentChange {
-            state: "closed".into(),
-            fail_reason: Some("expired".into()),
-            ..PaymentChange::default()
-        };
-        if !self.repo.change(p, &change, now).await? {
-            return Ok(()); // settled meanwhile
-        }
-        // The order is cancelled only if no other attempt paid it.
-        let others_paid = self.repo.for_order(&p.order_no).await?.iter().any(|x| {
-            x.state == "paid"
-                || (x.state == "pending" && x.payment_id != p.payment_id && x.expires_at > now)
-        });
-        if !others_paid {
-            self.move_if_possible(&p.order_no, Command::PaymentExpired)
-                .await?;
-        }
-        self.announce(p, PaymentOutcome::Closed, now).await;
-        Ok(())
-    }
-
-    /// Refunds whatever was paid for the order (a refused or cancelled paid order).
-    pub async fn refund_order(&self, order_no: &str) -> Result<Fen, PayFailure> {
-        let mut total = Fen::ZERO;
-        for p in self.repo.for_order(order_no).await? {
-            if p.state == "paid" {
-                total += self.refund_payment(&p.payment_id).await?;
-            }
-        }
-        Ok(total)
-    }
-
-    async fn refund_payment(&self, payment_id: &str) -> Result<Fen, PayFailure> {
-        let p = self
-            .repo
-            .get(payment_id)
-            .await?
-            .ok_or(PayFailure::NotFound)?;
-        if p.state != "paid" {
-            return Ok(Fen::ZERO);
-        }
-        let amount = p.amount - p.refunded;
-        // The refund id is fixed per payment: asking again is the same refund, never a second.
-        let result = self
-            .provider
-            .refund(payment_id, &format!("{payment_id}-refund"), amount)
-            .await?;
-        let change = PaymentChange {
-            state: "refunded".into(),
-            refunded: Some(result.refunded_total),
-            ..PaymentChange::default()
-        };
-        if !self.repo.change(&p, &change, self.clock.now_ms()).await? {
-            tracing::warn!(
-                payment_id,
-                "refund done at the provider but the row moved meanwhile"
-            );
-        } else {
-            metrics::counter!("payment_outcomes_total", "outcome" => "refunded").increment(1);
-        }
-        Ok(amount)
     }
 
     async fn announce(&self, p: &PaymentRow, result: PaymentOutcome, at: i64) {

@@ -195,7 +195,7 @@ pub struct CreatePayment {
 
 /// What the client needs to hand the customer over to pay (spec §7 response fields). Which
 /// field is set depends on the method (the table on [`PayMethod`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PayInstructions {
     pub method: PayMethod,

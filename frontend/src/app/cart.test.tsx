@@ -5,7 +5,7 @@ import { useAccount } from '@/features/account';
 import { useCart } from '@/features/cart';
 import { useStoreSelection } from '@/features/store';
 import { getCartToken } from '@/lib/api';
-import { drinkLine, emptyCart, makeCard, makeCart, makeCartItem, makeMe, makeMenu, makeStore } from '@/test/fixtures';
+import { drinkLine, emptyCart, makeBreakdown, PIZZA_BILL_LINE, DRINK_BILL_LINE, PIZZA_20_OFF, makeCard, makeCart, makeCartItem, makeMe, makeMenu, makeRule, makeStore } from '@/test/fixtures';
 import { lastSocket } from '@/test/fakeSocket';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
@@ -166,10 +166,18 @@ describe('the cart sheet', () => {
       saleOutItemsFromShoppingCar: [makeCartItem({ id: 'l_9', prodName: '金枕榴莲比萨', disableReason: 'soldOut', disableMsg: '已售罄' })],
       timeOutItems: [drinkLine({ id: 'l_8', prodName: '午市超值餐', disableReason: 'offTime', disableMsg: '非售卖时间' })],
       availableRules: [
-        { ruleId: 'R001', ruleName: '周二比萨日：12寸比萨59.9元', ruleType: 'fixedPrice', description: '每周二，12寸比萨一律59.9元', chosen: false, applied: false, discountAmount: 78.2 },
-        { ruleId: 'R002', ruleName: '比萨8折', ruleType: 'percentOff', description: '经典比萨享8折', chosen: false, applied: true, discountAmount: 39.6 },
+        makeRule({ ruleId: 'R001', ruleName: '周二比萨日：12寸比萨59.9元', ruleType: 'fixedPrice', description: '每周二，12寸比萨一律59.9元', applied: false, discountAmount: 78.2, reason: 'mutex', excludedBy: 'R002' }),
+        makeRule({ ruleId: 'R002', ruleName: '比萨8折', description: '经典比萨享8折', discountAmount: 39.6, savedAmount: 39.6 }),
+        makeRule({ ruleId: 'R005', ruleName: '外送满150减20', ruleType: 'fullReduction', applied: false, reason: 'belowThreshold', gap: 28.6 }),
       ],
       ruleMutexBeans: [{ mutexDetails: [{ ruleId: 'R001' }, { ruleId: 'R002' }] }],
+      breakdown: makeBreakdown({
+        lines: [{ ...PIZZA_BILL_LINE, quantity: 2, amount: 198 }, DRINK_BILL_LINE],
+        discounts: [{ ...PIZZA_20_OFF, amount: 39.6 }],
+        productAmount: 206,
+        discountAmount: 39.6,
+        payable: 172.4,
+      }),
     });
 
   it('lists lines with options, promotions, disabled items by reason; edits them', async () => {
@@ -194,9 +202,20 @@ describe('the cart sheet', () => {
     const pizza = within(sheet).getByTestId('cart-line-l_1');
     expect(pizza).toHaveTextContent('超级至尊比萨');
     expect(within(pizza).getByTestId('cart-options-l_1')).toHaveTextContent('12英寸 · 经典手拍 · 加芝士 · 去火腿');
-    expect(within(pizza).getByLabelText('¥158.40')).toBeInTheDocument();
+    // The line at its list amount (unit × quantity); the discount is its own row, never a price.
     expect(within(pizza).getByLabelText('¥198.00')).toBeInTheDocument();
+    expect(within(pizza).queryByLabelText('¥158.40')).toBeNull();
+    expect(pizza).toHaveTextContent('¥99.00 × 2');
     expect(within(sheet).getByTestId('cart-rule-R002')).toHaveTextContent('比萨8折-¥19.80');
+    // Why the other offers do not apply, and how much more for the reduction.
+    expect(within(sheet).getByTestId('cart-rule-why-R001')).toHaveTextContent('已为您选用更优惠的「比萨8折」');
+    expect(within(sheet).getByTestId('cart-rule-gap-R005')).toHaveTextContent('再买¥28.60可享「外送满150减20」');
+    // The bill adds up: ¥206.00 − ¥39.60 + ¥6.00 = ¥172.40.
+    const bill = within(sheet).getByTestId('cart-breakdown');
+    expect(within(bill).getByTestId('breakdown-products')).toHaveTextContent('商品金额¥206.00');
+    expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('比萨8折-¥39.60');
+    expect(within(bill).getByTestId('breakdown-fee')).toHaveTextContent('¥6.00');
+    expect(within(bill).getByTestId('breakdown-payable')).toHaveAttribute('data-amount', '¥172.40');
     // Disabled items, grouped with their reasons.
     expect(within(sheet).getByTestId('cart-disabled-soldOut')).toHaveTextContent('已售罄 · 1');
     expect(within(sheet).getByTestId('cart-disabled-soldOut')).toHaveTextContent('金枕榴莲比萨');

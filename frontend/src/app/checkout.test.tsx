@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useCart } from '@/features/cart';
-import { makeAddress, makeCart, makeCartItem, makeMe, makeOrder } from '@/test/fixtures';
+import { makeAddress, makeBreakdown, PIZZA_BILL_LINE, DRINK_BILL_LINE, PIZZA_20_OFF, makeCart, makeCartItem, makeMe, makeOrder } from '@/test/fixtures';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
@@ -82,10 +82,12 @@ describe('/order/submit', () => {
     expect(screen.getByTestId('checkout-time-value')).toHaveTextContent('尽快送达 · 约11:00');
     expect(screen.getByTestId('cart-line-l_1')).toHaveTextContent('超级至尊比萨');
     expect(screen.getByTestId('cart-line-l_2')).toHaveTextContent('雪碧');
+    // Each line at list price × quantity; the bill: products, each discount, fee, payable.
+    expect(screen.getByTestId('cart-line-l_1')).toHaveTextContent('¥99.00 × 1');
     const amounts = screen.getByTestId('checkout-amounts');
-    expect(within(amounts).getByLabelText('¥107.00')).toBeInTheDocument();
-    expect(screen.getByTestId('checkout-discount')).toHaveTextContent('-¥19.80');
-    expect(within(screen.getByTestId('checkout-fee')).getByLabelText('¥6.00')).toBeInTheDocument();
+    expect(within(amounts).getByTestId('breakdown-products')).toHaveTextContent('商品金额¥107.00');
+    expect(within(amounts).getByTestId('breakdown-discount-R002')).toHaveTextContent('比萨8折-¥19.80');
+    expect(within(amounts).getByTestId('breakdown-fee')).toHaveTextContent('配送费¥6.00');
     expect(screen.getByTestId('checkout-total')).toHaveAttribute('data-amount', '¥93.20');
     expect(amounts).toHaveTextContent('再买¥11.80即可免配送费');
     // Pay on delivery for delivery orders.
@@ -97,7 +99,7 @@ describe('/order/submit', () => {
     api({
       'POST /orders/reservation': (_u, init) => {
         reserved = json(init);
-        return makeCart({ orderType: 1, orderTime: ASAP, deliveryFee: 0, deliveryFeeAfterPE: 0, orderAmount: 87.2, shoppingCarVersion: 4 });
+        return makeCart({ orderType: 1, orderTime: ASAP, deliveryFee: 0, deliveryFeeAfterPE: 0, orderAmount: 87.2, shoppingCarVersion: 4, breakdown: makeBreakdown({ deliveryFee: 0, payable: 87.2 }) });
       },
     });
     logIn();
@@ -193,7 +195,20 @@ describe('/order/submit', () => {
 
   it('409 -6: shows the fresh cart with a toast, and the next submit sends the new amounts with a new key', async () => {
     const attempts: { key?: string; body: Record<string, unknown> }[] = [];
-    const fresh = makeCart({ orderTime: ASAP, shoppingCarVersion: 6, priceOfProduct: 115, discountAmount: 21.4, orderAmount: 99.6 });
+    const fresh = makeCart({
+      orderTime: ASAP,
+      shoppingCarVersion: 6,
+      priceOfProduct: 115,
+      discountAmount: 21.4,
+      orderAmount: 99.6,
+      breakdown: makeBreakdown({
+        lines: [PIZZA_BILL_LINE, { ...DRINK_BILL_LINE, quantity: 2, amount: 16 }],
+        discounts: [{ ...PIZZA_20_OFF, amount: 21.4 }],
+        productAmount: 115,
+        discountAmount: 21.4,
+        payable: 99.6,
+      }),
+    });
     api({
       'POST /orders': (_u, init) => {
         attempts.push({ key: headerOf(init, 'Idempotency-Key'), body: json(init) as Record<string, unknown> });

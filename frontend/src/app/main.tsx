@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startClock } from '@/lib/clock';
+import { getLang, loadDictionary } from '@/lib/i18n';
 import { sessionStore, storage } from '@/lib/storage';
 import { App } from './App';
 import './styles/global.css';
@@ -13,8 +14,11 @@ startClock();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// An English visitor's words come first (a chunk of their own), so the first screen is English.
+void loadDictionary(getLang()).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

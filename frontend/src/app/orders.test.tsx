@@ -141,9 +141,33 @@ describe('/order/info', () => {
       `已送达门店${formatDateTime(T0 + 1800_000)}`,
     ]);
     expect(screen.getByTestId('order-lines')).toHaveTextContent('超级至尊比萨');
+    expect(screen.getByTestId('order-lines')).toHaveTextContent('¥99.00 × 1');
+    // The amounts frozen at submit: products, each discount, the fee, the payable.
+    const bill = screen.getByTestId('order-breakdown');
+    expect(within(bill).getByTestId('breakdown-products')).toHaveTextContent('商品金额¥107.00');
+    expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('比萨8折-¥19.80');
+    expect(within(bill).getByTestId('breakdown-fee')).toHaveTextContent('配送费¥6.00');
+    expect(within(bill).getByTestId('order-amount')).toHaveAttribute('data-amount', '¥93.20');
     expect(screen.getByTestId('order-paid')).toHaveTextContent('¥93.20');
     expect(screen.getByTestId('order-comment')).toHaveTextContent('很好吃');
     expect(screen.queryByTestId('info-comment')).toBeNull();
+  });
+});
+
+describe('/order/info in English', () => {
+  it('names the lines and the discounts in English from the frozen breakdown', async () => {
+    api({ 'GET /orders/:no': () => makeOrder({ orderNo: 'O002' }) });
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    renderApp('/order/info?orderNo=O002');
+    const lines = await screen.findByTestId('order-lines');
+    expect(lines).toHaveTextContent('Super Supreme Pizza');
+    expect(lines).toHaveTextContent('Sprite');
+    const bill = screen.getByTestId('order-breakdown');
+    expect(bill.textContent).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('20% off pizzas-¥19.80');
+    expect(within(bill).getByTestId('order-amount')).toHaveTextContent('Pay on delivery');
+    useI18n.setState({ lang: 'zh' });
   });
 });
 

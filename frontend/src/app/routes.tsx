@@ -1,27 +1,51 @@
-import type { ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import {
-  GuestOnly,
-  LoginPage,
-  PersonalInfoPage,
-  PolicyPage,
-  RegisterPage,
-  RequireLogin,
-  ResetPasswordPage,
-  UpdatePasswordPage,
-  UpdateUserInfoPage,
-} from '@/features/account';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { GuestOnly, RequireLogin } from '@/features/account';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
-import { AddressFormRoute, AddressListRoute, CancellationRoute, MyRoute } from './routes/AccountRoutes';
-import { CheckoutRoute } from './routes/CheckoutRoute';
-import { FindStoreRoute } from './routes/FindStoreRoute';
+import { lazyRoute, prefetchWhenIdle } from './lazyRoute';
 import { HomeRoute } from './routes/HomeRoute';
-import { MenuRoute } from './routes/MenuRoute';
-import { OrderCommentRoute, OrderInfoRoute, OrderListRoute, OrderStatusRoute, ReorderRoute } from './routes/OrderRoutes';
-import { ProductRoute } from './routes/ProductRoute';
-import { SearchRoute } from './routes/SearchRoute';
-import { TabletBoardRoute, TabletLoginRoute } from './routes/TabletRoutes';
+
+// Route chunks (frontend/README.md "Chunks"): the home page is in the entry chunk; each group
+// below is fetched the first time one of its pages is shown, and the ordering path (menu, product,
+// search, store finder) as soon as the home page is idle, so its first tap does not wait. The budget
+// script (scripts/bundle-budget.mjs) weighs the home page's first load.
+const menu = () => import('./routes/MenuRoute');
+const MenuRoute = lazyRoute(menu, 'MenuRoute');
+const product = () => import('./routes/ProductRoute');
+const ProductRoute = lazyRoute(product, 'ProductRoute');
+const search = () => import('./routes/SearchRoute');
+const SearchRoute = lazyRoute(search, 'SearchRoute');
+const findStore = () => import('./routes/FindStoreRoute');
+const FindStoreRoute = lazyRoute(findStore, 'FindStoreRoute');
+const ORDERING_PATH = [menu, product, search, findStore];
+
+const tablet = () => import('./routes/TabletRoutes');
+const TabletBoardRoute = lazyRoute(tablet, 'TabletBoardRoute');
+const TabletLoginRoute = lazyRoute(tablet, 'TabletLoginRoute');
+
+const account = () => import('./routes/AccountRoutes');
+const MyRoute = lazyRoute(account, 'MyRoute');
+const CancellationRoute = lazyRoute(account, 'CancellationRoute');
+const AddressListRoute = lazyRoute(account, 'AddressListRoute');
+const AddressFormRoute = lazyRoute(account, 'AddressFormRoute');
+const LoginPage = lazyRoute(account, 'LoginPage');
+const RegisterPage = lazyRoute(account, 'RegisterPage');
+const ResetPasswordPage = lazyRoute(account, 'ResetPasswordPage');
+const PolicyPage = lazyRoute(account, 'PolicyPage');
+const PersonalInfoPage = lazyRoute(account, 'PersonalInfoPage');
+const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
+const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
+
+const checkout = () => import('./routes/CheckoutRoute');
+const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
+
+const orders = () => import('./routes/OrderRoutes');
+const OrderStatusRoute = lazyRoute(orders, 'OrderStatusRoute');
+const OrderListRoute = lazyRoute(orders, 'OrderListRoute');
+const OrderInfoRoute = lazyRoute(orders, 'OrderInfoRoute');
+const ReorderRoute = lazyRoute(orders, 'ReorderRoute');
+const OrderCommentRoute = lazyRoute(orders, 'OrderCommentRoute');
 
 const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
 
@@ -32,6 +56,11 @@ const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
  * layout, with its own staff session.
  */
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  const customer = pathname !== '/tablet' && !pathname.startsWith('/tablet/');
+  useEffect(() => {
+    if (customer) return prefetchWhenIdle(ORDERING_PATH);
+  }, [customer]);
   return (
     <Routes>
       <Route path="tablet" element={<TabletLayout />}>

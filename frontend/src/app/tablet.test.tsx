@@ -161,6 +161,17 @@ describe('/tablet board', () => {
     expect(calls.filter((c) => c.url.pathname === '/api/v1/tablet/orders').length).toBe(before + 1);
   });
 
+  it('opens an order with the amounts the customer agreed to, line by line', async () => {
+    api(() => [order('B1')]);
+    renderApp('/tablet');
+    await userEvent.click(await screen.findByTestId('tablet-order-B1'));
+    const bill = await screen.findByTestId('tablet-breakdown');
+    expect(within(bill).getByTestId('breakdown-line-l_1')).toHaveTextContent('超级至尊比萨9英寸 芝心¥99.00 × 1¥99.00');
+    expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('比萨8折-¥19.80');
+    expect(within(bill).getByTestId('breakdown-fee')).toHaveTextContent('配送费¥6.00');
+    expect(within(bill).getByTestId('tablet-breakdown-payable')).toHaveAttribute('data-amount', '¥85.20');
+  });
+
   it('refuses with a reason', async () => {
     const refused: unknown[] = [];
     api(() => [order('N1')], {

@@ -10,3 +10,4 @@ export { LanguageSwitch } from './LanguageSwitch';
 export * from './Icons';
 export { FormField, FieldError, type FormFieldProps } from './FormField';
 export { ConnectionBadge, type ConnectionBadgeProps } from './ConnectionBadge';
+export { PriceBreakdown, type PriceBreakdownProps } from './PriceBreakdown';

@@ -1,4 +1,4 @@
-import type { Address, Cart, CartItem, City, District, Me, Menu, OrderDetail, ProductCard, ProductDetail, Store } from '@/types/api';
+import type { Address, BreakdownDiscount, BreakdownLine, Cart, CartItem, City, District, Me, Menu, OrderDetail, PriceBreakdown, ProductCard, ProductDetail, RuleOption, Store } from '@/types/api';
 
 export function makeStore(over: Partial<Store> = {}): Store {
   return {
@@ -251,6 +251,41 @@ export const drinkLine = (over: Partial<CartItem> = {}): CartItem =>
     ...over,
   });
 
+/** A promotion of the cart's availableRules; applied unless `reason` says why not. */
+export function makeRule(over: Partial<RuleOption> & Pick<RuleOption, 'ruleId' | 'ruleName'>): RuleOption {
+  return {
+    ruleType: 'percentOff',
+    description: '',
+    chosen: false,
+    applied: true,
+    discountAmount: 0,
+    savedAmount: 0,
+    reason: null,
+    reasonMsg: null,
+    gap: null,
+    excludedBy: null,
+    ...over,
+  };
+}
+
+/** The breakdown of makeCart(): ¥99.00 × 1 + ¥8.00 × 1 − ¥19.80 (R002) + ¥6.00 = ¥93.20. */
+export const PIZZA_BILL_LINE: BreakdownLine = { lineId: 'l_1', productCode: 'PZ001', nameCn: '超级至尊比萨', nameEn: 'Super Supreme Pizza', specCn: '12英寸 经典手拍', specEn: '12-inch Classic Hand-tossed', unitPrice: 99, quantity: 1, amount: 99 };
+export const DRINK_BILL_LINE: BreakdownLine = { lineId: 'l_2', productCode: 'DR002', nameCn: '雪碧', nameEn: 'Sprite', specCn: '', specEn: '', unitPrice: 8, quantity: 1, amount: 8 };
+export const PIZZA_20_OFF: BreakdownDiscount = { ruleId: 'R002', nameCn: '比萨8折', nameEn: '20% off pizzas', ruleType: 'percentOff', level: 'line', amount: 19.8, lineIds: ['l_1'] };
+
+export function makeBreakdown(over: Partial<PriceBreakdown> = {}): PriceBreakdown {
+  return {
+    lines: [PIZZA_BILL_LINE, DRINK_BILL_LINE],
+    discounts: [PIZZA_20_OFF],
+    productAmount: 107,
+    discountAmount: 19.8,
+    deliveryFee: 6,
+    deliveryFeeWaived: 0,
+    payable: 93.2,
+    ...over,
+  };
+}
+
 /** A delivery cart of SH001: a 12" pizza (20 % off) and a drink, ¥107.00 → ¥87.20 + ¥6.00 delivery. */
 export function makeCart(over: Partial<Cart> = {}): Cart {
   return {
@@ -283,6 +318,7 @@ export function makeCart(over: Partial<Cart> = {}): Cart {
     productGroupRefRules: [],
     availableRules: [],
     ruleMutexBeans: [],
+    breakdown: makeBreakdown(),
     ...over,
   };
 }
@@ -335,6 +371,7 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     tableware: 1,
     isNeedInvoice: false,
     lines: cart.items,
+    breakdown: cart.breakdown,
     createdAt: at - 60_000,
     ...over,
   };

@@ -443,15 +443,71 @@ export interface AppliedRule {
   discountAmount: number;
 }
 
+/** Why a promotion gives nothing on this cart (docs/cart-and-checkout.md "How offers are chosen"). */
+export type RuleReason = 'notEffective' | 'notHere' | 'noItems' | 'belowThreshold' | 'mutex' | 'itemsTaken' | 'notBetter';
+
 export interface RuleOption {
   ruleId: string;
   ruleName: string;
   ruleType: RuleType | string;
   description: string;
+  /** The customer chose it and the choice stands (it saves something). */
   chosen: boolean;
   applied: boolean;
   /** What the rule would save on its own. */
   discountAmount: number;
+  /** What it saves in the combination applied (0 when not applied). */
+  savedAmount: number;
+  /** Null when applied. */
+  reason: RuleReason | null;
+  /** The reason in the request language (再买¥25.60可享 …). */
+  reasonMsg: string | null;
+  /** belowThreshold: what is missing, after item discounts. */
+  gap: number | null;
+  /** mutex, itemsTaken: the rule that has it instead. */
+  excludedBy: string | null;
+}
+
+/** A charged line at its list price (never a price made by spreading a discount). */
+export interface BreakdownLine {
+  lineId: string;
+  productCode: string;
+  nameCn: string;
+  nameEn: string;
+  /** Size and crust ("14英寸 经典手拍"), empty when none. */
+  specCn: string;
+  specEn: string;
+  unitPrice: number;
+  quantity: number;
+  /** unitPrice × quantity. */
+  amount: number;
+}
+
+/** One promotion's discount, as its own entry. */
+export interface BreakdownDiscount {
+  ruleId: string;
+  nameCn: string;
+  nameEn: string;
+  ruleType: RuleType | string;
+  /** line: on the lines listed; order: off the order as a whole. */
+  level: 'line' | 'order';
+  amount: number;
+  lineIds: string[];
+}
+
+/**
+ * The amounts a person can check: Σ lines − Σ discounts + deliveryFee − deliveryFeeWaived =
+ * payable, to the fen. Cart, order detail and tablet answer the same shape (the order keeps its
+ * own from submit).
+ */
+export interface PriceBreakdown {
+  lines: BreakdownLine[];
+  discounts: BreakdownDiscount[];
+  productAmount: number;
+  discountAmount: number;
+  deliveryFee: number;
+  deliveryFeeWaived: number;
+  payable: number;
 }
 
 export interface RuleMutex {
@@ -494,6 +550,7 @@ export interface Cart {
   productGroupRefRules: AppliedRule[];
   availableRules: RuleOption[];
   ruleMutexBeans: RuleMutex[];
+  breakdown: PriceBreakdown;
 }
 
 export interface CartItemInput {
@@ -632,6 +689,8 @@ export interface OrderDetail {
   /** The current step in the order type's words (server language). */
   progressLabel?: string;
   rules?: AppliedRule[];
+  /** The amounts frozen at submit (rebuilt from the lines for orders older than it). */
+  breakdown: PriceBreakdown;
   history?: OrderHistoryEntry[];
   /** The last transition's number; `order:progress` events continue at seq + 1. */
   seq?: number;
@@ -643,7 +702,10 @@ export interface OrderDetail {
   canCancel?: boolean;
   /** Lets someone without the owner's login follow the order (`?viewToken=`, `order:watch`). */
   viewToken?: string;
+  /** The attempt that settled the order, else the latest. */
   payment?: OrderPaymentRef | null;
+  /** Every attempt, oldest first: a duplicate payment shows refunded with its reason. */
+  payments?: OrderPaymentRef[];
   comment?: OrderComment | null;
 }
 
@@ -673,13 +735,17 @@ export interface OrderComment {
   at: number;
 }
 
-export type PaymentState = 'created' | 'pending' | 'paid' | 'failed' | 'closed' | 'refunded';
+/** `refunding`: the refund is owed and retried until the provider makes it. */
+export type PaymentState = 'created' | 'pending' | 'paid' | 'failed' | 'closed' | 'refunding' | 'refunded';
 
-/** The order's latest payment attempt. */
+/** A payment attempt of the order. */
 export interface OrderPaymentRef {
   paymentId: string;
   state: PaymentState | string;
   method: string;
+  amount?: number;
+  /** Why a refunding or refunded attempt gives its money back (duplicate payment, order cancelled …). */
+  refundReason?: string | null;
 }
 
 /** The order list's filters (GET /orders?state=). */
@@ -735,6 +801,7 @@ export type PayMethod =
 export interface CreatePaymentInput {
   orderNo: string;
   method: PayMethod;
+  /** A path of this site (`/order/status?…`); anything else comes back to the status page. */
   returnUrl?: string;
   openId?: string;
 }
@@ -784,5 +851,6 @@ export interface PaymentInfo {
   method: string;
   amount: number;
   failReason: string | null;
+  refundReason?: string | null;
   expiresAt?: number;
 }

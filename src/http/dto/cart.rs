@@ -3,12 +3,14 @@
 
 use super::pick;
 use actors::catalogue::Snapshot;
+use actors::domain::breakdown::BreakdownView;
 use actors::domain::cart::Cart;
 use actors::domain::cart_item::{choice_key, Selection};
-use actors::domain::cart_pricing::{LineStatus, PricedCart, PricedLine};
+use actors::domain::cart_pricing::{LineStatus, PricedCart, PricedLine, RuleOption};
 use actors::domain::catalog::{Ingredient, Product};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
+use actors::domain::promotion_choice::LeftOut;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -98,12 +100,28 @@ pub struct RuleOptionDto {
     pub rule_name: String,
     pub rule_type: &'static str,
     pub description: String,
+    /// The customer chose it and the choice stands (it saves something).
     pub chosen: bool,
     pub applied: bool,
     /// What the rule saves on this cart on its own.
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub discount_amount: Fen,
+    /// What it saves in the combination applied (0 when not applied).
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub saved_amount: Fen,
+    /// Why it does not apply: notEffective, notHere, noItems, belowThreshold, mutex,
+    /// itemsTaken, notBetter; null when applied.
+    pub reason: Option<&'static str>,
+    /// The reason in the request language (再买¥25.60可享 …).
+    pub reason_msg: Option<String>,
+    /// belowThreshold: what is missing, measured after item discounts.
+    #[serde(with = "yuan::option")]
+    #[schema(value_type = Option<f64>)]
+    pub gap: Option<Fen>,
+    /// mutex, itemsTaken: the rule that has it instead.
+    pub excluded_by: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -169,6 +187,9 @@ pub struct CartDto {
     pub product_group_ref_rules: Vec<serde_json::Value>,
     pub available_rules: Vec<RuleOptionDto>,
     pub rule_mutex_beans: Vec<RuleMutexBeanDto>,
+    /// Lines at list price, discounts as their own entries, fee, payable: adds up to the fen.
+    #[schema(value_type = Object)]
+    pub breakdown: BreakdownView,
 }
 
 /// What the cart response needs besides the priced cart.
@@ -189,6 +210,120 @@ pub fn disable_text(status: LineStatus, lang: Lang) -> Option<(&'static str, &'s
         LineStatus::Expired => ("expired", "商品已失效", "Item has expired"),
     };
     Some((reason, if lang == Lang::Zh { zh } else { en }))
+}
+
+/// Why a rule gives nothing, as the customer reads it. `name_of` names another rule.
+pub fn left_out_text(
+    reason: &LeftOut,
+    lang: Lang,
+    name_of: &dyn Fn(&str) -> String,
+) -> (&'static str, String) {
+    let zh = lang == Lang::Zh;
+    match reason {
+        LeftOut::NotEffective => (
+            "notEffective",
+            if zh {
+                "不在活动时间内"
+            } else {
+                "Not available at this time"
+            }
+            .into(),
+        ),
+        LeftOut::NotHere => (
+            "notHere",
+            if zh {
+                "本门店或当前服务方式不适用"
+            } else {
+                "Not for this store or order type"
+            }
+            .into(),
+        ),
+        LeftOut::NoItems => (
+            "noItems",
+            if zh {
+                "购物车中没有可享此优惠的商品"
+            } else {
+                "No items in your cart qualify"
+            }
+            .into(),
+        ),
+        LeftOut::BelowThreshold { gap } => (
+            "belowThreshold",
+            if zh {
+                format!("再买¥{gap}可享")
+            } else {
+                format!("Add ¥{gap} more to get it")
+            },
+        ),
+        LeftOut::Mutex { by, chosen: true } => (
+            "mutex",
+            if zh {
+                format!("您已选择「{}」，不可同享", name_of(by))
+            } else {
+                format!("You chose {}; they cannot be combined", name_of(by))
+            },
+        ),
+        LeftOut::Mutex { by, chosen: false } => (
+            "mutex",
+            if zh {
+                format!("已为您选用更优惠的「{}」", name_of(by))
+            } else {
+                format!("{} saves you more", name_of(by))
+            },
+        ),
+        LeftOut::ItemsTaken { by } => (
+            "itemsTaken",
+            if zh {
+                format!("相关商品已享「{}」", name_of(by))
+            } else {
+                format!("Those items already get {}", name_of(by))
+            },
+        ),
+        LeftOut::NotBetter => (
+            "notBetter",
+            if zh {
+                "使用后总价不会更低"
+            } else {
+                "It would not lower your total"
+            }
+            .into(),
+        ),
+    }
+}
+
+fn rule_option(r: &RuleOption, priced: &PricedCart, lang: Lang) -> RuleOptionDto {
+    let name_of = |id: &str| {
+        priced
+            .rules
+            .iter()
+            .find(|o| o.rule.rule_id == id)
+            .map(|o| pick(&o.rule.name, lang))
+            .unwrap_or_else(|| id.to_string())
+    };
+    let reason = r
+        .left_out
+        .as_ref()
+        .map(|why| left_out_text(why, lang, &name_of));
+    RuleOptionDto {
+        rule_id: r.rule.rule_id.clone(),
+        rule_name: pick(&r.rule.name, lang),
+        rule_type: r.rule.kind.type_name(),
+        description: pick(&r.rule.description, lang),
+        chosen: r.honoured(),
+        applied: r.saved > Fen::ZERO,
+        discount_amount: r.alone,
+        saved_amount: r.saved,
+        reason: reason.as_ref().map(|(code, _)| *code),
+        reason_msg: reason.map(|(_, msg)| msg),
+        gap: match &r.left_out {
+            Some(LeftOut::BelowThreshold { gap }) => Some(*gap),
+            _ => None,
+        },
+        excluded_by: match &r.left_out {
+            Some(LeftOut::Mutex { by, .. } | LeftOut::ItemsTaken { by }) => Some(by.clone()),
+            _ => None,
+        },
+    }
 }
 
 pub fn free_delivery_message(difference: Fen, lang: Lang) -> Option<String> {
@@ -259,15 +394,7 @@ impl CartDto {
             available_rules: priced
                 .rules
                 .iter()
-                .map(|r| RuleOptionDto {
-                    rule_id: r.rule.rule_id.clone(),
-                    rule_name: pick(&r.rule.name, lang),
-                    rule_type: r.rule.kind.type_name(),
-                    description: pick(&r.rule.description, lang),
-                    chosen: r.chosen,
-                    applied: r.saved > Fen::ZERO,
-                    discount_amount: r.alone,
-                })
+                .map(|r| rule_option(r, priced, lang))
                 .collect(),
             rule_mutex_beans: priced
                 .mutex_groups
@@ -281,6 +408,7 @@ impl CartDto {
                         .collect(),
                 })
                 .collect(),
+            breakdown: BreakdownView::from(&priced.breakdown),
         }
     }
 }

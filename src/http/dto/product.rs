@@ -190,7 +190,7 @@ pub struct ProductDetailDto {
     pub combo_rounds: Vec<ComboRoundDto>,
     pub style_option: Option<StyleOptionDto>,
     pub detail_page_show_num: DetailPageShowNumDto,
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Object>)]
     pub effective_rule: Option<EffectiveRule>,
 }
 

@@ -1,11 +1,13 @@
 //! Payment providers: the sandbox (the embedded default, behaving like a real provider) and,
 //! later, real provider clients over reqwest. The trait is `actors::providers::payment`.
 
+pub mod keys;
 pub mod sandbox;
 
 pub use sandbox::{SandboxConfig, SandboxPayments};
 
 use actors::clock::Clock;
+use actors::db::Db;
 use actors::providers::payment::PaymentProvider;
 use std::sync::Arc;
 
@@ -16,11 +18,19 @@ pub struct PaymentSetup {
     pub sandbox: Option<Arc<SandboxPayments>>,
 }
 
-/// Unknown names are a configuration error, not a silent fallback to the sandbox.
-pub fn provider(name: &str, sandbox: SandboxConfig, clock: Clock) -> anyhow::Result<PaymentSetup> {
+/// Unknown names are a configuration error, not a silent fallback to the sandbox. The sandbox
+/// keeps its ledger in `db` and signs with the key `sandbox_secret` answers (asked only when
+/// the sandbox is the provider).
+pub fn provider(
+    name: &str,
+    sandbox: SandboxConfig,
+    sandbox_secret: impl FnOnce() -> anyhow::Result<String>,
+    db: Db,
+    clock: Clock,
+) -> anyhow::Result<PaymentSetup> {
     match name.trim() {
         "" | sandbox::NAME => {
-            let sandbox = Arc::new(SandboxPayments::new(sandbox, clock)?);
+            let sandbox = Arc::new(SandboxPayments::new(sandbox, sandbox_secret()?, db, clock)?);
             Ok(PaymentSetup {
                 provider: sandbox.clone(),
                 sandbox: Some(sandbox),
@@ -34,12 +44,39 @@ pub fn provider(name: &str, sandbox: SandboxConfig, clock: Clock) -> anyhow::Res
 mod tests {
     use super::*;
 
-    #[test]
-    fn unknown_providers_are_refused() {
+    #[actix_web::test]
+    async fn unknown_providers_are_refused() {
         let clock = Clock::manual(0);
-        let setup = provider("sandbox", SandboxConfig::default(), clock.clone());
+        let db = sandbox::tests::ledger_db().await;
+        let key = || Ok("a-key-for-this-test-only".to_string());
+        let setup = provider(
+            "sandbox",
+            SandboxConfig::default(),
+            key,
+            db.clone(),
+            clock.clone(),
+        );
         assert!(setup.is_ok_and(|s| s.sandbox.is_some() && s.provider.name() == "sandbox"));
-        assert!(provider("", SandboxConfig::default(), clock.clone()).is_ok());
-        assert!(provider("alipay", SandboxConfig::default(), clock).is_err());
+        assert!(provider("", SandboxConfig::default(), key, db.clone(), clock.clone()).is_ok());
+        assert!(provider(
+            "alipay",
+            SandboxConfig::default(),
+            key,
+            db.clone(),
+            clock.clone()
+        )
+        .is_err());
+        // The sandbox never runs without a key of its own, nor with a short one.
+        let none = || anyhow::bail!("no key");
+        assert!(provider(
+            "sandbox",
+            SandboxConfig::default(),
+            none,
+            db.clone(),
+            clock.clone()
+        )
+        .is_err());
+        let short = || Ok("short".to_string());
+        assert!(provider("sandbox", SandboxConfig::default(), short, db, clock).is_err());
     }
 }

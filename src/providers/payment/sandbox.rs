@@ -1,24 +1,40 @@
 //! The sandbox payment provider, the embedded default. It behaves like a real provider:
 //!
-//! - `create` records the attempt in an in-memory ledger and answers the pay instructions of
-//!   its method (the table on [`PayMethod`]): an auto-submitting form, a redirect URL, an app
-//!   pay string, a UnionPay `tn` or gateway form, all leading to the sandbox cashier at
+//! - `create` records the trade in its ledger and answers the pay instructions of its method
+//!   (the table on [`PayMethod`]): an auto-submitting form, a redirect URL, an app pay string,
+//!   a UnionPay `tn` or gateway form, all leading to the sandbox cashier at
 //!   `{base_url}/sandbox/cashier/{paymentId}`.
 //! - The cashier page ([`cashier_page`]) lets the payer pay, fail or cancel; its buttons POST
 //!   `{outcome}` to `/sandbox/api/pay/{paymentId}`, whose handler calls [`SandboxPayments::settle`]
 //!   and answers `{returnUrl}`.
-//! - `settle` marks the attempt and POSTs a signed asynchronous notify (form-urlencoded
+//! - `settle` marks the trade and POSTs a signed asynchronous notify (form-urlencoded
 //!   `payment_id, trade_no, status, amount` (fen)`, at, sign`) to the notify URL given at create,
 //!   repeating it on a backoff schedule until the answer is exactly `success`, like Alipay.
 //! - `query` answers from the ledger (closed once `expires_at` has passed unpaid, on the
-//!   injected clock); `refund` refuses more than was paid with code 01 and a content text.
-//! - Tests can inject one failure of the next `create`, `query` or `refund` (an outage).
+//!   injected clock); `refund` refuses more than was paid with code 01 and a content text;
+//!   `close` closes an unpaid trade; `statement` lists a period's payments and refunds.
+//! - Tests can inject one failure of the next `create`, `query` or `refund` (an outage), and
+//!   lose the next settle's notify.
 //!
-//! The ledger lives in this process: with several server nodes the cashier, the settle call and
-//! the create must reach the same node.
+//! The ledger is kept in our database (`sandbox_trades`, `sandbox_refunds`, see [`ledger`]), as
+//! a real provider keeps its own: a restart loses no trade, the notifies still being sent resume
+//! at their next scheduled time, and nodes sharing PostgreSQL share the ledger, so the create,
+//! the cashier, the settle and the query may each reach any node.
+//!
+//! The notify key is never a constant of the source: it is configured (`[payment]
+//! sandbox_secret`) or made on first start and kept in the data dir (`super::keys`).
+
+mod delivery;
+pub mod ledger;
+#[cfg(test)]
+mod ledger_tests;
+
+pub use delivery::{SWEEP_EVERY, TAKE_OVER_AFTER_MS};
 
 use actors::clock::Clock;
+use actors::db::{Db, DbError};
 use actors::domain::money::Fen;
+use actors::domain::return_path::ReturnPath;
 use actors::providers::payment::{
     encode_component, encode_form, param, parse_form, sign_params, verify_params, CloseOutcome,
     CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
@@ -26,10 +42,9 @@ use actors::providers::payment::{
     TRADE_NOT_EXIST,
 };
 use async_trait::async_trait;
+use ledger::{Ledger, NotifyState, RefundWrite, TradeRow, TradeState};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,28 +54,23 @@ pub const NAME: &str = "sandbox";
 pub const MERCHANT_NAME: &str = "比萨 sandbox";
 /// What the notify must be answered with to stop the repeats.
 pub const ACK: &str = "success";
-/// The notify schedule: the delay before each attempt, from the settle. Alipay repeats over a
-/// day (4 min, 10 min, … 15 h); the sandbox is quicker and gives up after about 19 minutes,
-/// when the status page's query has long answered anyway.
+/// The notify schedule: the delay before each attempt, after the previous one. Alipay repeats
+/// over a day (4 min, 10 min, … 15 h); the sandbox is quicker and gives up after about 19
+/// minutes, when the status page's query has long answered anyway.
 pub const DEFAULT_RETRY_DELAYS_MS: [u64; 8] =
     [0, 2_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000];
 /// Per notify attempt, connect to last byte.
 pub const DEFAULT_NOTIFY_TIMEOUT_MS: u64 = 5_000;
-/// The key notifies are signed with unless configured. The sandbox moves no money, so a
-/// well-known default is acceptable; our notify handler verifies with the same provider.
-pub const DEFAULT_SECRET: &str = "pizza-order-sandbox-notify-key";
-/// Answers kept in a delivery record are cut to this many characters.
-const ANSWER_CHARS: usize = 200;
+/// The shortest notify key accepted.
+pub const MIN_SECRET_CHARS: usize = 16;
 
-/// Configuration (all optional).
-#[derive(Clone, Deserialize)]
+/// Configuration (all optional). The notify key is not here: see [`SandboxPayments::new`].
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct SandboxConfig {
     /// Where the cashier is served, without the trailing `/`. Empty (the default): the cashier
     /// URLs are relative (`/sandbox/cashier/…`), which suits a browser on our own origin.
     pub base_url: String,
-    /// The HMAC key of the notify signature and of the app pay strings.
-    pub secret: String,
     /// The delay before each notify attempt, in ms; the number of entries is the most
     /// attempts. Tests use short ones.
     pub notify_retry_delays_ms: Vec<u64>,
@@ -71,21 +81,9 @@ impl Default for SandboxConfig {
     fn default() -> SandboxConfig {
         SandboxConfig {
             base_url: String::new(),
-            secret: DEFAULT_SECRET.into(),
             notify_retry_delays_ms: DEFAULT_RETRY_DELAYS_MS.to_vec(),
             notify_timeout_ms: DEFAULT_NOTIFY_TIMEOUT_MS,
         }
-    }
-}
-
-impl fmt::Debug for SandboxConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SandboxConfig")
-            .field("base_url", &self.base_url)
-            .field("secret", &"***")
-            .field("notify_retry_delays_ms", &self.notify_retry_delays_ms)
-            .field("notify_timeout_ms", &self.notify_timeout_ms)
-            .finish()
     }
 }
 
@@ -126,7 +124,7 @@ impl SettleOutcome {
     }
 }
 
-/// Why a settle was refused (the cashier handler answers 404 or 409).
+/// Why a settle was refused (the cashier handler answers 404, 409 or 503).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettleError {
     #[error("no such sandbox payment")]
@@ -137,6 +135,15 @@ pub enum SettleError {
     /// Settled before with another outcome (the same outcome again is answered as before).
     #[error("the sandbox payment is already settled")]
     AlreadySettled,
+    /// The ledger could not be read or written; nothing was settled.
+    #[error("the sandbox ledger is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl From<DbError> for SettleError {
+    fn from(e: DbError) -> SettleError {
+        SettleError::Unavailable(e.to_string())
+    }
 }
 
 /// The state the cashier shows.
@@ -176,59 +183,22 @@ pub struct NotifyDelivery {
     pub last_answer: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    Pending,
-    Settled { outcome: SettleOutcome, at: i64 },
-    Closed,
-}
-
-struct Entry {
-    order_no: String,
-    subject: String,
-    amount: Fen,
-    method: PayMethod,
-    notify_url: String,
-    return_url: String,
-    expires_at: i64,
-    trade_no: String,
-    instructions: PayInstructions,
-    state: State,
-    refunds: Vec<RefundResult>,
-    notify: Option<NotifyDelivery>,
-}
-
-impl Entry {
-    /// Closes an unpaid attempt once its time is up.
-    fn expire_if_due(&mut self, now: i64) {
-        if self.state == State::Pending && now >= self.expires_at {
-            self.state = State::Closed;
-        }
-    }
-
-    fn refunded(&self) -> Fen {
-        self.refunds.iter().map(|r| r.amount).sum()
-    }
-}
-
 #[derive(Default)]
 struct Faults {
     create: Option<PaymentError>,
     query: Option<PaymentError>,
     refund: Option<PaymentError>,
+    /// The next settle's notify is lost: recorded as given up, never sent.
+    lose_notify: bool,
 }
-
-type Ledger = Arc<Mutex<HashMap<String, Entry>>>;
 
 pub struct SandboxPayments {
     base_url: String,
     secret: String,
-    retry_delays: Vec<Duration>,
     clock: Clock,
-    http: reqwest::Client,
     ledger: Ledger,
+    sender: delivery::Sender,
     faults: Mutex<Faults>,
-    seq: AtomicU64,
 }
 
 impl fmt::Debug for SandboxPayments {
@@ -243,26 +213,59 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The provider could not read or write its ledger: like a provider outage, the call may be
+/// repeated.
+fn unavailable(e: DbError) -> PaymentError {
+    PaymentError::Unavailable(format!("sandbox ledger: {e}"))
+}
+
 impl SandboxPayments {
-    /// Fails only when the HTTP client cannot be built.
-    pub fn new(config: SandboxConfig, clock: Clock) -> Result<SandboxPayments, reqwest::Error> {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.notify_timeout_ms))
-            .build()?;
+    /// The sandbox over its ledger in `db` (migrated), signing with `secret` (at least
+    /// [`MIN_SECRET_CHARS`]). Fails on a short key or when the HTTP client cannot be built.
+    pub fn new(
+        config: SandboxConfig,
+        secret: String,
+        db: Db,
+        clock: Clock,
+    ) -> anyhow::Result<SandboxPayments> {
+        anyhow::ensure!(
+            secret.trim().chars().count() >= MIN_SECRET_CHARS,
+            "the sandbox notify key must be at least {MIN_SECRET_CHARS} characters"
+        );
+        let timeout = Duration::from_millis(config.notify_timeout_ms);
+        let http = reqwest::Client::builder().timeout(timeout).build()?;
+        let ledger = Ledger::new(db);
         Ok(SandboxPayments {
             base_url: config.base_url.trim().trim_end_matches('/').to_string(),
-            secret: config.secret,
-            retry_delays: config
-                .notify_retry_delays_ms
-                .iter()
-                .map(|ms| Duration::from_millis(*ms))
-                .collect(),
+            secret: secret.trim().to_owned(),
+            sender: delivery::Sender {
+                ledger: ledger.clone(),
+                http,
+                delays: config
+                    .notify_retry_delays_ms
+                    .iter()
+                    .map(|ms| Duration::from_millis(*ms))
+                    .collect(),
+                timeout,
+                clock: clock.clone(),
+                running: Arc::default(),
+            },
             clock,
-            http,
-            ledger: Arc::new(Mutex::new(HashMap::new())),
+            ledger,
             faults: Mutex::new(Faults::default()),
-            seq: AtomicU64::new(0),
         })
+    }
+
+    /// Resumes every notify still being sent (at its next scheduled time), then takes over
+    /// now and then those whose sender stopped. Run it as long as the server lives.
+    pub async fn resume_and_sweep(&self) {
+        self.sender.clone().resume_and_sweep().await;
+    }
+
+    /// Resumes the notifies still being sent whose next attempt was due before `before`
+    /// (`i64::MAX`: all of them, as at start); answers how many.
+    pub async fn resume_notifies(&self, before: i64) -> Result<usize, DbError> {
+        self.sender.resume_due_before(before).await
     }
 
     /// The cashier page of an attempt.
@@ -289,107 +292,122 @@ impl SandboxPayments {
         lock(&self.faults).refund = Some(error);
     }
 
+    /// The notify of the next settle never reaches us (once): it is recorded as given up
+    /// without an attempt, as when every attempt was lost on the way. Only the status page's
+    /// query or reconciliation can then find the payment.
+    pub fn lose_next_notify(&self) {
+        lock(&self.faults).lose_notify = true;
+    }
+
     /// What the cashier shows of an attempt; `None` for an unknown id.
-    pub fn cashier_view(&self, payment_id: &str) -> Option<CashierView> {
+    pub async fn cashier_view(&self, payment_id: &str) -> Result<Option<CashierView>, DbError> {
         let now = self.clock.now_ms();
-        let mut ledger = lock(&self.ledger);
-        let entry = ledger.get_mut(payment_id)?;
-        entry.expire_if_due(now);
-        let state = match entry.state {
-            State::Pending => CashierState::Open,
-            State::Settled { outcome, .. } => match outcome {
-                SettleOutcome::Success => CashierState::Paid,
-                SettleOutcome::Fail => CashierState::Failed,
-                SettleOutcome::Cancel => CashierState::Cancelled,
-            },
-            State::Closed => CashierState::Closed,
+        let Some(trade) = self.ledger.get(payment_id).await? else {
+            return Ok(None);
         };
-        Some(CashierView {
-            payment_id: payment_id.to_owned(),
-            order_no: entry.order_no.clone(),
-            subject: entry.subject.clone(),
-            amount: entry.amount,
-            method: entry.method,
+        let state = match trade.state_at(now) {
+            TradeState::Pending => CashierState::Open,
+            TradeState::Settled(SettleOutcome::Success) => CashierState::Paid,
+            TradeState::Settled(SettleOutcome::Fail) => CashierState::Failed,
+            TradeState::Settled(SettleOutcome::Cancel) => CashierState::Cancelled,
+            TradeState::Closed => CashierState::Closed,
+        };
+        Ok(Some(CashierView {
+            payment_id: trade.payment_id,
+            order_no: trade.order_no,
+            subject: trade.subject,
+            amount: trade.amount,
+            method: trade.method,
             state,
-            expires_at: entry.expires_at,
+            expires_at: trade.expires_at,
             now,
-        })
+        }))
     }
 
     /// How the notify of a settled attempt has fared; `None` before the settle.
-    pub fn notify_delivery(&self, payment_id: &str) -> Option<NotifyDelivery> {
-        lock(&self.ledger)
-            .get(payment_id)
-            .and_then(|e| e.notify.clone())
+    pub async fn notify_delivery(
+        &self,
+        payment_id: &str,
+    ) -> Result<Option<NotifyDelivery>, DbError> {
+        let trade = self.ledger.get(payment_id).await?;
+        Ok(trade
+            .filter(|t| t.notify_state.is_some())
+            .map(|t| NotifyDelivery {
+                attempts: t.notify_attempts,
+                delivered: t.notify_state == Some(NotifyState::Delivered),
+                gave_up: t.notify_state == Some(NotifyState::GaveUp),
+                last_answer: t.notify_last_answer,
+            }))
     }
 
-    /// The payer's choice at the cashier: marks the attempt, starts the signed notify to the
-    /// notify URL in the background (on the current Tokio runtime) and answers where the
-    /// browser goes next: the return URL with `orderNo`, `paymentId` and, on fail or cancel,
-    /// `customestatus=1`. The same outcome again answers the same URL and sends nothing more.
-    pub fn settle(&self, payment_id: &str, outcome: SettleOutcome) -> Result<String, SettleError> {
+    /// The payer's choice at the cashier: marks the trade (once: only a pending trade in its
+    /// time settles), starts the signed notify to the notify URL in the background and answers
+    /// where the browser goes next: the return path with `orderNo`, `paymentId` and, on fail or
+    /// cancel, `customestatus=1`. The same outcome again answers the same and sends nothing more.
+    pub async fn settle(
+        &self,
+        payment_id: &str,
+        outcome: SettleOutcome,
+    ) -> Result<String, SettleError> {
         let now = self.clock.now_ms();
-        let (return_url, notify_url, body) = {
-            let mut ledger = lock(&self.ledger);
-            let entry = ledger.get_mut(payment_id).ok_or(SettleError::NotFound)?;
-            entry.expire_if_due(now);
-            match entry.state {
-                State::Closed => return Err(SettleError::Expired),
-                State::Settled {
-                    outcome: before, ..
-                } if before == outcome => {
-                    return Ok(return_url_for(
-                        &entry.return_url,
-                        &entry.order_no,
-                        payment_id,
-                        outcome,
-                    ));
-                }
-                State::Settled { .. } => return Err(SettleError::AlreadySettled),
-                State::Pending => {}
-            }
-            entry.state = State::Settled { outcome, at: now };
-            entry.notify = Some(NotifyDelivery::default());
+        let trade = self
+            .ledger
+            .get(payment_id)
+            .await?
+            .ok_or(SettleError::NotFound)?;
+        let back = return_url_for(&trade.return_url, &trade.order_no, payment_id, outcome);
+        if trade.state_at(now) == TradeState::Pending {
             let mut params: Vec<(String, String)> = vec![
                 ("payment_id".into(), payment_id.to_owned()),
-                ("trade_no".into(), entry.trade_no.clone()),
+                ("trade_no".into(), trade.trade_no.clone()),
                 ("status".into(), outcome.notify_status().as_str().into()),
-                ("amount".into(), entry.amount.0.to_string()),
+                ("amount".into(), trade.amount.0.to_string()),
                 ("at".into(), now.to_string()),
             ];
             let sign = sign_params(self.secret.as_bytes(), &params);
             params.push((SIGN_PARAM.into(), sign));
-            (
-                return_url_for(&entry.return_url, &entry.order_no, payment_id, outcome),
-                entry.notify_url.clone(),
-                encode_form(&params),
-            )
-        };
-        tracing::info!(
-            payment_id,
-            outcome = outcome.as_str(),
-            "sandbox payment settled"
-        );
-        let delivery = deliver(
-            self.http.clone(),
-            self.ledger.clone(),
-            payment_id.to_owned(),
-            notify_url,
-            body,
-            self.retry_delays.clone(),
-        );
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => {
-                runtime.spawn(delivery);
+            let first_at = now
+                + self
+                    .sender
+                    .delays
+                    .first()
+                    .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0));
+            if self
+                .ledger
+                .settle(payment_id, outcome, now, &encode_form(&params), first_at)
+                .await?
+            {
+                tracing::info!(
+                    payment_id,
+                    outcome = outcome.as_str(),
+                    "sandbox payment settled"
+                );
+                if std::mem::take(&mut lock(&self.faults).lose_notify) {
+                    self.ledger.give_up(payment_id, 0).await?;
+                } else {
+                    self.sender.spawn(payment_id);
+                }
+                return Ok(back);
             }
-            Err(_) => tracing::error!(payment_id, "no runtime: the sandbox notify is not sent"),
         }
-        Ok(return_url)
+        // Not ours to settle: answer from what the ledger holds now (a concurrent click may
+        // have settled it a moment ago).
+        let trade = self
+            .ledger
+            .get(payment_id)
+            .await?
+            .ok_or(SettleError::NotFound)?;
+        match trade.state_at(now) {
+            TradeState::Settled(before) if before == outcome => Ok(back),
+            TradeState::Settled(_) => Err(SettleError::AlreadySettled),
+            TradeState::Closed | TradeState::Pending => Err(SettleError::Expired),
+        }
     }
 
-    fn next_trade_no(&self, now: i64) -> String {
-        let n = self.seq.fetch_add(1, Ordering::Relaxed) % 1_000_000;
-        // Digits only, like a UnionPay tn: 13 digits of time, 6 of sequence.
+    /// A trade number: 13 digits of time and 6 random ones, like a UnionPay tn. Unique in the
+    /// ledger; a clash (one in a million within one ms) is drawn again.
+    fn trade_no(now: i64) -> String {
+        let n = uuid::Uuid::new_v4().as_u128() % 1_000_000;
         format!("{:013}{n:06}", now.max(0))
     }
 
@@ -490,48 +508,65 @@ impl PaymentProvider for SandboxPayments {
         if now >= req.expires_at {
             return invalid("expires_at has passed");
         }
-        let mut ledger = lock(&self.ledger);
-        if let Some(entry) = ledger.get_mut(&req.payment_id) {
-            entry.expire_if_due(now);
-            let same = entry.order_no == req.order_no
-                && entry.amount == req.amount
-                && entry.method == req.method;
-            return if same && entry.state == State::Pending {
-                Ok(entry.instructions.clone())
-            } else {
-                Err(PaymentError::rejected(
-                    "TRADE_HAS_EXISTED",
-                    "交易已存在 (the payment id is taken)",
-                ))
-            };
-        }
-        let trade_no = self.next_trade_no(now);
-        let instructions = self.instructions(req, &trade_no, now);
-        ledger.insert(
-            req.payment_id.clone(),
-            Entry {
+        for _ in 0..3 {
+            if let Some(trade) = self
+                .ledger
+                .get(&req.payment_id)
+                .await
+                .map_err(unavailable)?
+            {
+                let same = trade.order_no == req.order_no
+                    && trade.amount == req.amount
+                    && trade.method == req.method;
+                return if same && trade.state_at(now) == TradeState::Pending {
+                    Ok(trade.instructions)
+                } else {
+                    Err(PaymentError::rejected(
+                        "TRADE_HAS_EXISTED",
+                        "交易已存在 (the payment id is taken)",
+                    ))
+                };
+            }
+            let trade_no = Self::trade_no(now);
+            let instructions = self.instructions(req, &trade_no, now);
+            let trade = TradeRow {
+                payment_id: req.payment_id.clone(),
+                trade_no,
                 order_no: req.order_no.clone(),
                 subject: req.subject.clone(),
                 amount: req.amount,
                 method: req.method,
                 notify_url: req.notify_url.clone(),
                 return_url: req.return_url.clone(),
-                expires_at: req.expires_at,
-                trade_no,
                 instructions: instructions.clone(),
-                state: State::Pending,
-                refunds: Vec::new(),
-                notify: None,
-            },
-        );
-        tracing::info!(
-            payment_id = %req.payment_id,
-            order_no = %req.order_no,
-            method = req.method.as_str(),
-            amount_fen = req.amount.0,
-            "sandbox payment created"
-        );
-        Ok(instructions)
+                state: TradeState::Pending,
+                created_at: now,
+                expires_at: req.expires_at,
+                settled_at: None,
+                refunded: Fen::ZERO,
+                notify_body: None,
+                notify_state: None,
+                notify_attempts: 0,
+                notify_next_at: None,
+                notify_last_answer: None,
+                version: 1,
+            };
+            // Taken meanwhile (the same create twice at once, or a trade number clash): the
+            // next round answers the trade that won, or draws another number.
+            if self.ledger.insert(&trade).await.map_err(unavailable)? {
+                tracing::info!(
+                    payment_id = %req.payment_id,
+                    order_no = %req.order_no,
+                    method = req.method.as_str(),
+                    amount_fen = req.amount.0,
+                    "sandbox payment created"
+                );
+                return Ok(instructions);
+            }
+        }
+        Err(PaymentError::Unavailable(
+            "the sandbox could not record the trade".into(),
+        ))
     }
 
     async fn query(&self, payment_id: &str) -> Result<ProviderPaymentStatus, PaymentError> {
@@ -539,26 +574,22 @@ impl PaymentProvider for SandboxPayments {
             return Err(error);
         }
         let now = self.clock.now_ms();
-        let mut ledger = lock(&self.ledger);
-        let Some(entry) = ledger.get_mut(payment_id) else {
+        let Some(trade) = self.ledger.get(payment_id).await.map_err(unavailable)? else {
             return Err(PaymentError::rejected(TRADE_NOT_EXIST, "交易不存在"));
         };
-        entry.expire_if_due(now);
-        Ok(match entry.state {
-            State::Pending => ProviderPaymentStatus::Pending,
-            State::Closed => ProviderPaymentStatus::Closed,
-            State::Settled { outcome, at } => match outcome {
-                SettleOutcome::Success => ProviderPaymentStatus::Paid {
-                    trade_no: entry.trade_no.clone(),
-                    amount: entry.amount,
-                    paid_at: at,
-                },
-                SettleOutcome::Fail => ProviderPaymentStatus::Failed {
-                    reason: "declined by the payer".into(),
-                },
-                SettleOutcome::Cancel => ProviderPaymentStatus::Failed {
-                    reason: "cancelled by the payer".into(),
-                },
+        Ok(match trade.state_at(now) {
+            TradeState::Pending => ProviderPaymentStatus::Pending,
+            TradeState::Closed => ProviderPaymentStatus::Closed,
+            TradeState::Settled(SettleOutcome::Success) => ProviderPaymentStatus::Paid {
+                trade_no: trade.trade_no,
+                amount: trade.amount,
+                paid_at: trade.settled_at.unwrap_or(now),
+            },
+            TradeState::Settled(SettleOutcome::Fail) => ProviderPaymentStatus::Failed {
+                reason: "declined by the payer".into(),
+            },
+            TradeState::Settled(SettleOutcome::Cancel) => ProviderPaymentStatus::Failed {
+                reason: "cancelled by the payer".into(),
             },
         })
     }
@@ -573,76 +604,92 @@ impl PaymentProvider for SandboxPayments {
             return Err(error);
         }
         let refused = |msg: String| Err(PaymentError::rejected(REFUND_REFUSED, msg));
-        let now = self.clock.now_ms();
-        let mut ledger = lock(&self.ledger);
-        let Some(entry) = ledger.get_mut(payment_id) else {
-            return refused("交易不存在 (no such payment)".into());
-        };
-        if let Some(before) = entry.refunds.iter().find(|r| r.refund_id == refund_id) {
-            return if before.amount == amount {
-                Ok(before.clone())
-            } else {
-                refused(
-                    "退款单号已用于其他金额 (the refund id was used with another amount)".into(),
-                )
+        // Each round loses only to a refund that was written: bounded by the refunds a
+        // payment can take, with room for many callers at once.
+        for _ in 0..50 {
+            let now = self.clock.now_ms();
+            let Some(trade) = self.ledger.get(payment_id).await.map_err(unavailable)? else {
+                return refused("交易不存在 (no such payment)".into());
             };
-        }
-        if amount <= Fen::ZERO {
-            return refused("退款金额必须大于0 (the refund amount must be positive)".into());
-        }
-        if !matches!(
-            entry.state,
-            State::Settled {
-                outcome: SettleOutcome::Success,
-                ..
+            let refunds = self.ledger.refunds(payment_id).await.map_err(unavailable)?;
+            if let Some(before) = refunds.iter().find(|r| r.refund_id == refund_id) {
+                return if before.amount == amount {
+                    Ok(before.clone())
+                } else {
+                    refused(
+                        "退款单号已用于其他金额 (the refund id was used with another amount)"
+                            .into(),
+                    )
+                };
             }
-        ) {
-            return refused("交易未支付，不能退款 (the payment is not paid)".into());
+            if amount <= Fen::ZERO {
+                return refused("退款金额必须大于0 (the refund amount must be positive)".into());
+            }
+            if trade.state != TradeState::Settled(SettleOutcome::Success) {
+                return refused("交易未支付，不能退款 (the payment is not paid)".into());
+            }
+            let left = trade.amount - trade.refunded;
+            if amount > left {
+                return refused(format!(
+                    "退款金额超过可退金额 ¥{left} (the refund exceeds the refundable ¥{left})"
+                ));
+            }
+            let result = RefundResult {
+                refund_id: refund_id.to_owned(),
+                provider_refund_no: format!("R{}{:02}", trade.trade_no, refunds.len() + 1),
+                amount,
+                refunded_total: trade.refunded + amount,
+                at: now,
+            };
+            // Moved (another refund first) or the id taken meanwhile: the next round answers
+            // from what the ledger holds then.
+            if self
+                .ledger
+                .refund(&trade, &result)
+                .await
+                .map_err(unavailable)?
+                == RefundWrite::Done
+            {
+                tracing::info!(
+                    payment_id,
+                    refund_id,
+                    amount_fen = amount.0,
+                    "sandbox payment refunded"
+                );
+                return Ok(result);
+            }
         }
-        let left = entry.amount - entry.refunded();
-        if amount > left {
-            return refused(format!(
-                "退款金额超过可退金额 ¥{left} (the refund exceeds the refundable ¥{left})"
-            ));
-        }
-        let result = RefundResult {
-            refund_id: refund_id.to_owned(),
-            provider_refund_no: format!("R{}{:02}", entry.trade_no, entry.refunds.len() + 1),
-            amount,
-            refunded_total: entry.refunded() + amount,
-            at: now,
-        };
-        entry.refunds.push(result.clone());
-        tracing::info!(
-            payment_id,
-            refund_id,
-            amount_fen = amount.0,
-            "sandbox payment refunded"
-        );
-        Ok(result)
+        Err(PaymentError::Unavailable(
+            "the sandbox ledger kept changing; try again".into(),
+        ))
     }
 
     async fn close(&self, payment_id: &str) -> Result<CloseOutcome, PaymentError> {
         let now = self.clock.now_ms();
-        let mut ledger = lock(&self.ledger);
-        let Some(entry) = ledger.get_mut(payment_id) else {
+        let Some(trade) = self.ledger.get(payment_id).await.map_err(unavailable)? else {
             return Err(PaymentError::rejected(TRADE_NOT_EXIST, "交易不存在"));
         };
-        match entry.state {
-            State::Settled {
-                outcome: SettleOutcome::Success,
-                at,
-            } => Ok(CloseOutcome::Paid {
-                trade_no: entry.trade_no.clone(),
-                amount: entry.amount,
-                paid_at: at,
-            }),
+        let paid = |t: TradeRow| CloseOutcome::Paid {
+            paid_at: t.settled_at.unwrap_or(now),
+            trade_no: t.trade_no,
+            amount: t.amount,
+        };
+        match trade.state {
+            TradeState::Settled(SettleOutcome::Success) => Ok(paid(trade)),
             // A failed or cancelled attempt can no more be paid than a closed one.
-            State::Settled { .. } | State::Closed => Ok(CloseOutcome::Closed),
-            State::Pending => {
-                entry.state = State::Closed;
-                tracing::info!(payment_id, at = now, "sandbox payment closed");
-                Ok(CloseOutcome::Closed)
+            TradeState::Settled(_) | TradeState::Closed => Ok(CloseOutcome::Closed),
+            TradeState::Pending => {
+                if self.ledger.close(payment_id).await.map_err(unavailable)? {
+                    tracing::info!(payment_id, at = now, "sandbox payment closed");
+                    return Ok(CloseOutcome::Closed);
+                }
+                // Settled between the read and the close: answer what it became.
+                match self.ledger.get(payment_id).await.map_err(unavailable)? {
+                    Some(t) if t.state == TradeState::Settled(SettleOutcome::Success) => {
+                        Ok(paid(t))
+                    }
+                    _ => Ok(CloseOutcome::Closed),
+                }
             }
         }
     }
@@ -652,37 +699,28 @@ impl PaymentProvider for SandboxPayments {
         from_ms: i64,
         to_ms: i64,
     ) -> Result<Vec<StatementLine>, PaymentError> {
-        let in_period = |at: i64| from_ms <= at && at < to_ms;
-        let ledger = lock(&self.ledger);
-        let mut lines = Vec::new();
-        for (payment_id, entry) in ledger.iter() {
-            if let State::Settled {
-                outcome: SettleOutcome::Success,
-                at,
-            } = entry.state
-            {
-                if in_period(at) {
-                    lines.push(StatementLine {
-                        kind: StatementKind::Payment,
-                        payment_id: payment_id.clone(),
-                        trade_no: entry.trade_no.clone(),
-                        refund_id: None,
-                        amount: entry.amount,
-                        at,
-                    });
-                }
-            }
-            for refund in entry.refunds.iter().filter(|r| in_period(r.at)) {
-                lines.push(StatementLine {
-                    kind: StatementKind::Refund,
-                    payment_id: payment_id.clone(),
-                    trade_no: entry.trade_no.clone(),
-                    refund_id: Some(refund.refund_id.clone()),
-                    amount: refund.amount,
-                    at: refund.at,
-                });
-            }
-        }
+        let rows = self
+            .ledger
+            .statement_rows(from_ms, to_ms)
+            .await
+            .map_err(unavailable)?;
+        let mut lines: Vec<StatementLine> = rows
+            .into_iter()
+            .map(
+                |(payment_id, trade_no, refund_id, amount, at)| StatementLine {
+                    kind: if refund_id.is_some() {
+                        StatementKind::Refund
+                    } else {
+                        StatementKind::Payment
+                    },
+                    payment_id,
+                    trade_no,
+                    refund_id,
+                    amount,
+                    at,
+                },
+            )
+            .collect();
         lines.sort_by(|a, b| (a.at, &a.payment_id).cmp(&(b.at, &b.payment_id)));
         Ok(lines)
     }
@@ -718,70 +756,6 @@ impl PaymentProvider for SandboxPayments {
     }
 }
 
-/// POSTs the notify body on the schedule until the answer is exactly [`ACK`] with a 2xx status,
-/// recording each attempt in the ledger.
-async fn deliver(
-    http: reqwest::Client,
-    ledger: Ledger,
-    payment_id: String,
-    url: String,
-    body: String,
-    delays: Vec<Duration>,
-) {
-    let record = |answer: String, delivered: bool, gave_up: bool| {
-        if let Some(log) = lock(&ledger)
-            .get_mut(&payment_id)
-            .and_then(|e| e.notify.as_mut())
-        {
-            log.attempts += 1;
-            log.delivered = delivered;
-            log.gave_up = gave_up;
-            log.last_answer = Some(answer);
-        }
-    };
-    let total = delays.len();
-    for (i, delay) in delays.into_iter().enumerate() {
-        tokio::time::sleep(delay).await;
-        let attempt = i + 1;
-        // Every attempt after the first is a retry.
-        metrics::counter!("payment_notify_retries_total").increment(u64::from(attempt > 1));
-        let sent = http
-            .post(&url)
-            .header(
-                reqwest::header::CONTENT_TYPE,
-                "application/x-www-form-urlencoded; charset=utf-8",
-            )
-            .body(body.clone())
-            .send()
-            .await;
-        let (acked, answer) = match sent {
-            Ok(response) => {
-                let status = response.status();
-                match response.text().await {
-                    Ok(text) => (
-                        status.is_success() && text == ACK,
-                        format!("{} {}", status.as_u16(), cut(&text)),
-                    ),
-                    Err(e) => (false, format!("{} unreadable body: {e}", status.as_u16())),
-                }
-            }
-            Err(e) => (false, format!("not sent: {e}")),
-        };
-        let last = attempt == total;
-        record(answer.clone(), acked, !acked && last);
-        if acked {
-            tracing::info!(payment_id, attempt, "sandbox notify acknowledged");
-            return;
-        }
-        tracing::warn!(payment_id, attempt, of = total, %url, answer, "sandbox notify not acknowledged");
-    }
-    tracing::error!(payment_id, attempts = total, %url, "sandbox notify given up");
-}
-
-fn cut(text: &str) -> String {
-    text.chars().take(ANSWER_CHARS).collect()
-}
-
 fn json_object(pairs: &[(String, String)]) -> serde_json::Value {
     serde_json::Value::Object(
         pairs
@@ -804,19 +778,18 @@ fn auto_submit_form(cashier_url: &str, trade_no: &str) -> String {
     )
 }
 
-/// Where the browser goes after the cashier: `return_url` (or `/order/status` when empty) with
-/// `orderNo` (unless it has one), `paymentId` and, on fail or cancel, `customestatus=1` (spec
-/// §2, §4) added to its query, before any `#fragment`.
+/// Where the browser goes after the cashier: `return_url` when it is a path of our site
+/// ([`ReturnPath`]; `/order/status` otherwise, so a trade recorded with anything else cannot
+/// send the payer away) with `orderNo` (unless it has one), `paymentId` and, on fail or cancel,
+/// `customestatus=1` (spec §2, §4) added to its query, before any `#fragment`.
 pub fn return_url_for(
     return_url: &str,
     order_no: &str,
     payment_id: &str,
     outcome: SettleOutcome,
 ) -> String {
-    let return_url = match return_url.trim() {
-        "" => "/order/status",
-        url => url,
-    };
+    let path = ReturnPath::parse(return_url);
+    let return_url = path.as_ref().map_or("/order/status", ReturnPath::as_str);
     let (base, fragment) = match return_url.find('#') {
         Some(i) => return_url.split_at(i),
         None => (return_url, ""),
@@ -1035,21 +1008,21 @@ pub fn cashier_not_found_page() -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
     use actix_web::dev::ServerHandle;
     use actix_web::{web, App, HttpResponse, HttpServer};
 
-    const NOW: i64 = 1_767_225_600_000;
-    const HALF_HOUR: i64 = 30 * 60 * 1000;
+    pub(crate) const NOW: i64 = 1_767_225_600_000;
+    pub(crate) const HALF_HOUR: i64 = 30 * 60 * 1000;
 
     /// A notify receiver: records each body and answers from a script (the last answer
     /// repeats).
-    struct Receiver {
-        url: String,
+    pub(crate) struct Receiver {
+        pub(crate) url: String,
         bodies: Arc<Mutex<Vec<Vec<u8>>>>,
-        handle: ServerHandle,
+        pub(crate) handle: ServerHandle,
     }
 
     struct Script {
@@ -1073,7 +1046,7 @@ mod tests {
     }
 
     impl Receiver {
-        async fn start(answers: Vec<&'static str>) -> Receiver {
+        pub(crate) async fn start(answers: Vec<&'static str>) -> Receiver {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             let port = listener.local_addr().unwrap().port();
             let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -1100,25 +1073,47 @@ mod tests {
             }
         }
 
-        fn bodies(&self) -> Vec<Vec<u8>> {
+        pub(crate) fn bodies(&self) -> Vec<Vec<u8>> {
             lock(&self.bodies).clone()
         }
     }
 
-    fn sandbox(clock: &Clock) -> SandboxPayments {
+    /// A fresh ledger: an SQLite file of its own, migrated.
+    pub(crate) async fn ledger_db() -> Db {
+        let dir = std::env::temp_dir().join(format!(
+            "pizza-sandbox-test-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::connect(
+            &format!("sqlite://{}?mode=rwc", dir.join("ledger.db").display()),
+            4,
+        )
+        .await
+        .unwrap();
+        db.migrate().await.unwrap();
+        db
+    }
+
+    pub(crate) fn sandbox_on(db: &Db, clock: &Clock) -> SandboxPayments {
         SandboxPayments::new(
             SandboxConfig {
                 base_url: "http://pay.test/".into(),
-                secret: "test-secret".into(),
                 notify_retry_delays_ms: vec![0, 20, 20, 20, 20],
                 notify_timeout_ms: 2_000,
             },
+            "test-secret-of-the-sandbox".into(),
+            db.clone(),
             clock.clone(),
         )
         .unwrap()
     }
 
-    fn request(payment_id: &str, method: PayMethod, notify_url: &str) -> CreatePayment {
+    async fn sandbox(clock: &Clock) -> SandboxPayments {
+        sandbox_on(&ledger_db().await, clock)
+    }
+
+    pub(crate) fn request(payment_id: &str, method: PayMethod, notify_url: &str) -> CreatePayment {
         CreatePayment {
             payment_id: payment_id.into(),
             order_no: "O20260101001".into(),
@@ -1126,16 +1121,16 @@ mod tests {
             subject: "比萨订单 O20260101001".into(),
             method,
             notify_url: notify_url.into(),
-            return_url: "https://shop.test/order/status?orderNo=O20260101001".into(),
+            return_url: "/order/status?orderNo=O20260101001".into(),
             client_ip: "203.0.113.7".into(),
             open_id: None,
             expires_at: NOW + HALF_HOUR,
         }
     }
 
-    async fn settled_notify(pay: &SandboxPayments, id: &str) -> NotifyDelivery {
+    pub(crate) async fn settled_notify(pay: &SandboxPayments, id: &str) -> NotifyDelivery {
         for _ in 0..500 {
-            if let Some(d) = pay.notify_delivery(id) {
+            if let Some(d) = pay.notify_delivery(id).await.unwrap() {
                 if d.delivered || d.gave_up {
                     return d;
                 }
@@ -1148,7 +1143,7 @@ mod tests {
     #[actix_web::test]
     async fn create_answers_the_instructions_of_each_method() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let cashier = |id: &str| format!("http://pay.test/sandbox/cashier/{id}");
         for (i, method) in PayMethod::ALL.into_iter().enumerate() {
             let id = format!("p{i}");
@@ -1197,7 +1192,7 @@ mod tests {
                 }
                 PayMethod::AlipayApp => {
                     let info = parse_form(ins.pay_info.unwrap().as_bytes()).unwrap();
-                    assert!(verify_params(b"test-secret", &info));
+                    assert!(verify_params(b"test-secret-of-the-sandbox", &info));
                     assert_eq!(param(&info, "out_trade_no"), Some(id.as_str()));
                     assert_eq!(param(&info, "total_amount"), Some("89.90"));
                     assert_eq!(param(&info, "cashier_url"), Some(cashier(&id).as_str()));
@@ -1211,7 +1206,10 @@ mod tests {
                         .iter()
                         .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
                         .collect();
-                    assert!(verify_params(b"test-secret", &pairs), "{text}");
+                    assert!(
+                        verify_params(b"test-secret-of-the-sandbox", &pairs),
+                        "{text}"
+                    );
                 }
                 PayMethod::UnionpayApp => {
                     assert_eq!(ins.tn.as_deref(), Some(ins.provider_trade_no.as_str()))
@@ -1229,7 +1227,7 @@ mod tests {
     #[actix_web::test]
     async fn create_is_idempotent_per_payment_id_and_validates() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let req = request("p1", PayMethod::WechatH5, "http://127.0.0.1:1/n");
         let first = pay.create(&req).await.unwrap();
         assert_eq!(pay.create(&req).await.unwrap(), first);
@@ -1282,20 +1280,17 @@ mod tests {
     #[actix_web::test]
     async fn a_paid_settle_sends_a_signed_notify_and_returns_to_the_status_page() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let receiver = Receiver::start(vec!["success"]).await;
         let ins = pay
             .create(&request("p1", PayMethod::AlipayWap, &receiver.url))
             .await
             .unwrap();
-        assert_eq!(pay.notify_delivery("p1"), None);
+        assert_eq!(pay.notify_delivery("p1").await.unwrap(), None);
         clock.advance_ms(60_000);
 
-        let back = pay.settle("p1", SettleOutcome::Success).unwrap();
-        assert_eq!(
-            back,
-            "https://shop.test/order/status?orderNo=O20260101001&paymentId=p1"
-        );
+        let back = pay.settle("p1", SettleOutcome::Success).await.unwrap();
+        assert_eq!(back, "/order/status?orderNo=O20260101001&paymentId=p1");
         let delivery = settled_notify(&pay, "p1").await;
         assert_eq!(delivery.attempts, 1);
         assert!(delivery.delivered);
@@ -1316,7 +1311,7 @@ mod tests {
         );
         // Our own helpers agree with what went over the wire.
         let params = parse_form(&bodies[0]).unwrap();
-        assert!(verify_params(b"test-secret", &params));
+        assert!(verify_params(b"test-secret-of-the-sandbox", &params));
         assert_eq!(pay.notify_ack(), "success");
         assert_eq!(pay.name(), "sandbox");
 
@@ -1329,9 +1324,9 @@ mod tests {
             }
         );
         // The same choice again (a double click) answers the same and sends nothing more.
-        assert_eq!(pay.settle("p1", SettleOutcome::Success), Ok(back));
+        assert_eq!(pay.settle("p1", SettleOutcome::Success).await, Ok(back));
         assert_eq!(
-            pay.settle("p1", SettleOutcome::Fail),
+            pay.settle("p1", SettleOutcome::Fail).await,
             Err(SettleError::AlreadySettled)
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -1342,12 +1337,12 @@ mod tests {
     #[actix_web::test]
     async fn the_notify_is_repeated_until_the_answer_is_success() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let receiver = Receiver::start(vec!["fail", "fail", "success"]).await;
         pay.create(&request("p1", PayMethod::WechatH5, &receiver.url))
             .await
             .unwrap();
-        pay.settle("p1", SettleOutcome::Success).unwrap();
+        pay.settle("p1", SettleOutcome::Success).await.unwrap();
         let delivery = settled_notify(&pay, "p1").await;
         assert_eq!(
             delivery,
@@ -1371,13 +1366,13 @@ mod tests {
     #[actix_web::test]
     async fn the_notify_gives_up_after_the_schedule_and_wants_exactly_success() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         // Close is not enough: "SUCCESS", " success" and "success\n" all count as no.
         let receiver = Receiver::start(vec!["SUCCESS", " success", "success\n", "fail"]).await;
         pay.create(&request("p1", PayMethod::WechatH5, &receiver.url))
             .await
             .unwrap();
-        pay.settle("p1", SettleOutcome::Fail).unwrap();
+        pay.settle("p1", SettleOutcome::Fail).await.unwrap();
         let delivery = settled_notify(&pay, "p1").await;
         assert_eq!(delivery.attempts, 5);
         assert!(!delivery.delivered);
@@ -1389,7 +1384,7 @@ mod tests {
         pay.create(&request("p2", PayMethod::WechatH5, "http://127.0.0.1:9/n"))
             .await
             .unwrap();
-        pay.settle("p2", SettleOutcome::Success).unwrap();
+        pay.settle("p2", SettleOutcome::Success).await.unwrap();
         let delivery = settled_notify(&pay, "p2").await;
         assert_eq!(delivery.attempts, 5);
         assert!(delivery.gave_up);
@@ -1399,7 +1394,7 @@ mod tests {
     #[actix_web::test]
     async fn fail_and_cancel_notify_and_mark_the_return() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let receiver = Receiver::start(vec!["success"]).await;
         for (id, outcome, reason) in [
             ("pf", SettleOutcome::Fail, "declined by the payer"),
@@ -1408,10 +1403,10 @@ mod tests {
             pay.create(&request(id, PayMethod::UnionpayApp, &receiver.url))
                 .await
                 .unwrap();
-            let back = pay.settle(id, outcome).unwrap();
+            let back = pay.settle(id, outcome).await.unwrap();
             assert_eq!(
                 back,
-                format!("https://shop.test/order/status?orderNo=O20260101001&paymentId={id}&customestatus=1")
+                format!("/order/status?orderNo=O20260101001&paymentId={id}&customestatus=1")
             );
             assert!(settled_notify(&pay, id).await.delivered);
             assert_eq!(
@@ -1420,7 +1415,7 @@ mod tests {
                     reason: reason.into()
                 }
             );
-            let cashier = pay.cashier_view(id).unwrap();
+            let cashier = pay.cashier_view(id).await.unwrap().unwrap();
             assert_ne!(cashier.state, CashierState::Open);
         }
         let statuses: Vec<NotifyStatus> = receiver
@@ -1438,7 +1433,7 @@ mod tests {
     #[actix_web::test]
     async fn query_follows_the_ledger_and_expiry_closes() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         match pay.query("nope").await {
             Err(PaymentError::Rejected { code, .. }) => assert_eq!(code, TRADE_NOT_EXIST),
             other => panic!("{other:?}"),
@@ -1447,7 +1442,10 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(pay.query("p1").await, Ok(ProviderPaymentStatus::Pending));
-        assert_eq!(pay.cashier_view("p1").unwrap().state, CashierState::Open);
+        assert_eq!(
+            pay.cashier_view("p1").await.unwrap().unwrap().state,
+            CashierState::Open
+        );
 
         pay.fail_next_query(PaymentError::Unavailable("outage".into()));
         assert!(matches!(
@@ -1460,11 +1458,18 @@ mod tests {
         clock.advance_ms(1);
         assert_eq!(pay.query("p1").await, Ok(ProviderPaymentStatus::Closed));
         assert_eq!(
-            pay.settle("p1", SettleOutcome::Success),
+            pay.settle("p1", SettleOutcome::Success).await,
             Err(SettleError::Expired)
         );
-        assert_eq!(pay.cashier_view("p1").unwrap().state, CashierState::Closed);
-        assert_eq!(pay.notify_delivery("p1"), None, "nothing was sent");
+        assert_eq!(
+            pay.cashier_view("p1").await.unwrap().unwrap().state,
+            CashierState::Closed
+        );
+        assert_eq!(
+            pay.notify_delivery("p1").await.unwrap(),
+            None,
+            "nothing was sent"
+        );
         // Closed stays closed, and the id is not reusable.
         let again = request("p1", PayMethod::WechatH5, "http://127.0.0.1:9/n");
         let again = CreatePayment {
@@ -1473,7 +1478,7 @@ mod tests {
         };
         assert!(pay.create(&again).await.is_err());
         assert_eq!(
-            pay.settle("missing", SettleOutcome::Success),
+            pay.settle("missing", SettleOutcome::Success).await,
             Err(SettleError::NotFound)
         );
     }
@@ -1481,7 +1486,7 @@ mod tests {
     #[actix_web::test]
     async fn refunds_never_exceed_what_was_paid() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
+        let pay = sandbox(&clock).await;
         let refused = |r: Result<RefundResult, PaymentError>| match r {
             Err(PaymentError::Rejected { code, msg }) => {
                 assert_eq!(code, REFUND_REFUSED);
@@ -1497,7 +1502,7 @@ mod tests {
         let msg = refused(pay.refund("p1", "r1", Fen(100)).await);
         assert!(msg.contains("未支付"), "{msg}");
 
-        pay.settle("p1", SettleOutcome::Success).unwrap();
+        pay.settle("p1", SettleOutcome::Success).await.unwrap();
         refused(pay.refund("p1", "r0", Fen(0)).await);
         let first = pay.refund("p1", "r1", Fen(990)).await.unwrap();
         assert_eq!(first.amount, Fen(990));
@@ -1525,9 +1530,9 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn verify_notify_refuses_forgeries() {
-        let pay = sandbox(&Clock::manual(NOW));
+    #[actix_web::test]
+    async fn verify_notify_refuses_forgeries() {
+        let pay = sandbox(&Clock::manual(NOW)).await;
         let signed = |pairs: &[(&str, &str)], secret: &[u8]| {
             let mut v: Vec<(String, String)> = pairs
                 .iter()
@@ -1545,10 +1550,11 @@ mod tests {
             ("at", "5"),
         ];
         assert!(pay
-            .verify_notify(signed(&good, b"test-secret").as_bytes())
+            .verify_notify(signed(&good, b"test-secret-of-the-sandbox").as_bytes())
             .is_ok());
 
-        let tampered = signed(&good, b"test-secret").replace("amount=8990", "amount=1");
+        let tampered =
+            signed(&good, b"test-secret-of-the-sandbox").replace("amount=8990", "amount=1");
         let cases: Vec<(&str, String, PaymentError)> = vec![
             ("tampered", tampered, PaymentError::BadSignature),
             (
@@ -1559,7 +1565,7 @@ mod tests {
             ("unsigned", encode_form(&good), PaymentError::BadSignature),
             (
                 "signed but incomplete",
-                signed(&good[..4], b"test-secret"),
+                signed(&good[..4], b"test-secret-of-the-sandbox"),
                 PaymentError::Malformed("notify without at".into()),
             ),
             (
@@ -1572,7 +1578,7 @@ mod tests {
                         ("amount", "8990"),
                         ("at", "5"),
                     ],
-                    b"test-secret",
+                    b"test-secret-of-the-sandbox",
                 ),
                 PaymentError::Malformed("notify status \"refunded\"".into()),
             ),
@@ -1591,15 +1597,31 @@ mod tests {
     fn return_urls() {
         use SettleOutcome::*;
         let cases = [
+            // Another origin, however spelt, is never where the payer goes.
             (
                 "https://a.test/order/status",
                 Success,
-                "https://a.test/order/status?orderNo=O1&paymentId=p1",
+                "/order/status?orderNo=O1&paymentId=p1",
             ),
             (
-                "https://a.test/order/status?orderNo=O1",
+                "//a.test/order/status?orderNo=O1",
                 Fail,
-                "https://a.test/order/status?orderNo=O1&paymentId=p1&customestatus=1",
+                "/order/status?orderNo=O1&paymentId=p1&customestatus=1",
+            ),
+            (
+                "/\\a.test/x",
+                Success,
+                "/order/status?orderNo=O1&paymentId=p1",
+            ),
+            (
+                "/%2f%2fa.test",
+                Success,
+                "/order/status?orderNo=O1&paymentId=p1",
+            ),
+            (
+                "/my/orders?orderNo=O1",
+                Fail,
+                "/my/orders?orderNo=O1&paymentId=p1&customestatus=1",
             ),
             (
                 "/order/status?",
@@ -1712,8 +1734,8 @@ mod tests {
     #[actix_web::test]
     async fn the_cashier_view_reads_the_ledger() {
         let clock = Clock::manual(NOW);
-        let pay = sandbox(&clock);
-        assert_eq!(pay.cashier_view("p1"), None);
+        let pay = sandbox(&clock).await;
+        assert_eq!(pay.cashier_view("p1").await.unwrap(), None);
         pay.create(&request(
             "p 1",
             PayMethod::AlipayWap,
@@ -1721,7 +1743,7 @@ mod tests {
         ))
         .await
         .unwrap();
-        let view = pay.cashier_view("p 1").unwrap();
+        let view = pay.cashier_view("p 1").await.unwrap().unwrap();
         assert_eq!(view.order_no, "O20260101001");
         assert_eq!(view.amount, Fen(8990));
         assert_eq!(view.now, NOW);

@@ -8,6 +8,7 @@ import { statusPath, usePayResume } from '@/features/payment';
 import { resetStoreSelection } from '@/features/store';
 import { onAuthError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
+import { RouteSuspense } from '../lazyRoute';
 import { isGrayPage, usePageSwitch } from '../pageSwitch';
 import { routeMeta } from '../routeMeta';
 import { clearUserData } from '../session';
@@ -69,7 +70,10 @@ export function AppLayout() {
   return (
     <div className="app-col">
       <div key={location.pathname} className={direction ? `page-enter-${direction}` : undefined}>
-        <Outlet />
+        {/* Inside the keyed page: a chunk failure shown on one page is gone on the next. */}
+        <RouteSuspense>
+          <Outlet />
+        </RouteSuspense>
       </div>
       <SessionDialogs onSignedOut={clearUserData} />
       {/* Shows nothing until a feature opens the "/" socket (it never opens one itself). */}

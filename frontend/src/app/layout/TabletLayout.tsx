@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { ToastHost } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
+import { RouteSuspense } from '../lazyRoute';
 
 /**
  * The store tablet's frame: the whole 1280×800 landscape screen, none of the customer layout
@@ -18,7 +19,9 @@ export function TabletLayout() {
   }, []);
   return (
     <div className="tab-app">
-      <Outlet />
+      <RouteSuspense>
+        <Outlet />
+      </RouteSuspense>
       <ToastHost />
     </div>
   );

@@ -4,6 +4,17 @@ import { AddressForm, AddressList, useSelectedAddress } from '@/features/address
 import { getInputTips } from '@/features/location';
 import { useSignedOut } from '../session';
 
+// The account pages the route table shows as they are: one chunk with the routes below.
+export {
+  LoginPage,
+  PersonalInfoPage,
+  PolicyPage,
+  RegisterPage,
+  ResetPasswordPage,
+  UpdatePasswordPage,
+  UpdateUserInfoPage,
+} from '@/features/account';
+
 /** /my with the app's logout clean-up. */
 export function MyRoute() {
   return <MyPage onSignedOut={useSignedOut()} />;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '@/lib/i18n';
-import { drinkLine, emptyCart, makeCart, makeCartItem } from '@/test/fixtures';
+import { drinkLine, emptyCart, makeCart, makeCartItem, makeRule } from '@/test/fixtures';
 import type { TFunction } from '@/lib/i18n';
 import { itemOptions } from '@/utils/cartItem';
-import { cartAmounts, checkoutBlock, disabledCount, disabledGroups, itemCount, ruleChoices } from './cartView';
+import { cartAmounts, checkoutBlock, disabledCount, disabledGroups, itemCount, ruleChoices, ruleGaps, ruleReasonText } from './cartView';
 
 const zh: TFunction = (key, params) => translate('zh', key, params);
 const en: TFunction = (key, params) => translate('en', key, params);
@@ -63,9 +63,9 @@ describe('ruleChoices', () => {
   it('offers the rules of a mutex group the cart could use, with the one in force', () => {
     const cart = makeCart({
       availableRules: [
-        { ruleId: 'R001', ruleName: '周二比萨日', ruleType: 'fixedPrice', description: '', chosen: false, applied: false, discountAmount: 29.1 },
-        { ruleId: 'R002', ruleName: '比萨8折', ruleType: 'percentOff', description: '', chosen: false, applied: true, discountAmount: 19.8 },
-        { ruleId: 'R005', ruleName: '外送满150减20', ruleType: 'fullReduction', description: '', chosen: false, applied: false, discountAmount: 0 },
+        makeRule({ ruleId: 'R001', ruleName: '周二比萨日', ruleType: 'fixedPrice', applied: false, discountAmount: 29.1, reason: 'notEffective' }),
+        makeRule({ ruleId: 'R002', ruleName: '比萨8折', discountAmount: 19.8, savedAmount: 19.8 }),
+        makeRule({ ruleId: 'R005', ruleName: '外送满150减20', ruleType: 'fullReduction', applied: false, reason: 'belowThreshold', gap: 62.8 }),
       ],
       ruleMutexBeans: [
         { mutexDetails: [{ ruleId: 'R001' }, { ruleId: 'R002' }] },
@@ -77,6 +77,35 @@ describe('ruleChoices', () => {
     expect(choices).toHaveLength(1);
     expect(choices[0]?.options.map((o) => o.ruleId)).toEqual(['R001', 'R002']);
     expect(choices[0]?.chosenId).toBe('R002');
+  });
+});
+
+describe('why a promotion does not apply', () => {
+  const cart = makeCart({
+    availableRules: [
+      makeRule({ ruleId: 'R002', ruleName: '比萨8折', savedAmount: 43.6 }),
+      makeRule({ ruleId: 'R005', ruleName: '外送满150减20', ruleType: 'fullReduction', savedAmount: 20, chosen: true }),
+      makeRule({ ruleId: 'R006', ruleName: '满200减40', ruleType: 'fullReduction', applied: false, reason: 'belowThreshold', gap: 25.6 }),
+      makeRule({ ruleId: 'R001', ruleName: '周二比萨日', applied: false, reason: 'mutex', excludedBy: 'R002' }),
+      makeRule({ ruleId: 'R009', ruleName: '满300减60', ruleType: 'fullReduction', applied: false, reason: 'belowThreshold', gap: 125.6 }),
+      makeRule({ ruleId: 'R010', ruleName: '满100减10', ruleType: 'fullReduction', applied: false, reason: 'mutex', excludedBy: 'R005' }),
+      makeRule({ ruleId: 'R007', ruleName: '东区甜品7折', applied: false, reason: 'notHere' }),
+    ],
+    ruleMutexBeans: [{ mutexDetails: [{ ruleId: 'R005' }, { ruleId: 'R006' }] }],
+  });
+  const rule = (id: string) => cart.availableRules.find((r) => r.ruleId === id) ?? makeRule({ ruleId: id, ruleName: id });
+
+  it('says it in the app language, naming the rule that has it instead', () => {
+    expect(ruleReasonText(rule('R006'), cart, zh)).toBe('再买¥25.60可享');
+    expect(ruleReasonText(rule('R006'), cart, en)).toBe('Add ¥25.60 more to get it');
+    expect(ruleReasonText(rule('R001'), cart, zh)).toBe('已为您选用更优惠的「比萨8折」');
+    expect(ruleReasonText(rule('R010'), cart, zh)).toBe('您已选择「外送满150减20」，不可同享');
+    expect(ruleReasonText(rule('R007'), cart, en)).toBe('Not for this store or order type');
+    expect(ruleReasonText(rule('R002'), cart, zh)).toBeNull();
+  });
+
+  it('lists the reductions the cart falls short of, except those of a choice', () => {
+    expect(ruleGaps(cart)).toEqual([{ ruleId: 'R009', name: '满300减60', gap: 12560 }]);
   });
 });
 

@@ -2,8 +2,8 @@
  * What the cart screens show, as pure functions of the server's cart: the options of a line, the
  * disabled items by reason, the promotion choice of a mutex group, and the spec §8 checkout hints.
  */
-import type { MessageKey } from '@/lib/i18n';
-import { toFen, type Fen } from '@/lib/money';
+import type { MessageKey, TFunction } from '@/lib/i18n';
+import { formatFen, toFen, type Fen } from '@/lib/money';
 import type { Cart, CartItem, DisableReason, RuleOption } from '@/types/api';
 
 export interface DisabledGroup {
@@ -51,6 +51,35 @@ export function ruleChoices(cart: Cart): RuleChoice[] {
     out.push({ options, chosenId: chosen?.ruleId ?? null });
   }
   return out;
+}
+
+/**
+ * Why a promotion gives nothing on this cart, in the app's language (the server's reasonMsg is
+ * in the language of the request that priced the cart, which may be the other one). Null when
+ * it applies.
+ */
+export function ruleReasonText(rule: RuleOption, cart: Cart, t: TFunction): string | null {
+  if (!rule.reason) return null;
+  const other = cart.availableRules.find((r) => r.ruleId === rule.excludedBy);
+  const name = other?.ruleName ?? rule.excludedBy ?? '';
+  switch (rule.reason) {
+    case 'belowThreshold':
+      return t('cart.ruleReason.belowThreshold', { amount: formatFen(toFen(rule.gap)) });
+    case 'mutex':
+      return t(other?.chosen ? 'cart.ruleReason.mutexChosen' : 'cart.ruleReason.mutex', { name });
+    case 'itemsTaken':
+      return t('cart.ruleReason.itemsTaken', { name });
+    default:
+      return t(`cart.ruleReason.${rule.reason}`);
+  }
+}
+
+/** 再买¥x可享: the reductions the cart falls short of, outside the mutex choices (which say it themselves). */
+export function ruleGaps(cart: Cart): { ruleId: string; name: string; gap: Fen }[] {
+  const inChoice = new Set(ruleChoices(cart).flatMap((c) => c.options.map((o) => o.ruleId)));
+  return cart.availableRules
+    .filter((r) => r.reason === 'belowThreshold' && r.gap !== null && r.gap > 0 && !inChoice.has(r.ruleId))
+    .map((r) => ({ ruleId: r.ruleId, name: r.ruleName, gap: toFen(r.gap) }));
 }
 
 /**

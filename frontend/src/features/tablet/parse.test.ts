@@ -7,6 +7,11 @@ describe('parse', () => {
     const o = makeTabletOrder();
     expect(parseOrder(JSON.parse(JSON.stringify(o)))).toEqual(o);
   });
+  it('keeps the breakdown, and without one shows just the amount (which adds up)', () => {
+    const { breakdown, ...bare } = makeTabletOrder();
+    expect(parseOrder(JSON.parse(JSON.stringify(makeTabletOrder())))?.breakdown).toEqual(breakdown);
+    expect(parseOrder(bare)?.breakdown).toEqual({ lines: [], discounts: [], productAmount: 85.2, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, payable: 85.2 });
+  });
   it('drops what is not an order', () => {
     expect(parseOrder(null)).toBeNull();
     expect(parseOrder({ orderNo: 'A' })).toBeNull();

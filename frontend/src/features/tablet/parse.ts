@@ -2,6 +2,7 @@
  * Socket payloads are typed `unknown` by lib/socket: these read them defensively, so a malformed
  * event is dropped instead of putting a broken card on the board.
  */
+import type { BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/types/api';
 import { STORE_STATUSES, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletOrder } from './types';
 
 type Obj = Record<string, unknown>;
@@ -19,6 +20,50 @@ function line(v: unknown): KitchenLine | null {
   return { name: str(v.name), quantity: num(v.quantity) ?? 1, options: strs(v.options), halves: strs(v.halves) };
 }
 
+function breakdownLine(v: unknown): BreakdownLine | null {
+  if (!isObj(v)) return null;
+  return {
+    lineId: str(v.lineId),
+    productCode: str(v.productCode),
+    nameCn: str(v.nameCn),
+    nameEn: str(v.nameEn),
+    specCn: str(v.specCn),
+    specEn: str(v.specEn),
+    unitPrice: num(v.unitPrice) ?? 0,
+    quantity: num(v.quantity) ?? 1,
+    amount: num(v.amount) ?? 0,
+  };
+}
+
+function breakdownDiscount(v: unknown): BreakdownDiscount | null {
+  if (!isObj(v) || typeof v.ruleId !== 'string') return null;
+  return {
+    ruleId: v.ruleId,
+    nameCn: str(v.nameCn),
+    nameEn: str(v.nameEn),
+    ruleType: str(v.ruleType),
+    level: v.level === 'order' ? 'order' : 'line',
+    amount: num(v.amount) ?? 0,
+    lineIds: strs(v.lineIds),
+  };
+}
+
+/** The order's breakdown; without one (a malformed payload), just the amount, which adds up. */
+function parseBreakdown(v: unknown, orderAmount: number): PriceBreakdown {
+  if (!isObj(v) || num(v.payable) === null) {
+    return { lines: [], discounts: [], productAmount: orderAmount, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, payable: orderAmount };
+  }
+  return {
+    lines: Array.isArray(v.lines) ? v.lines.map(breakdownLine).filter((l): l is BreakdownLine => l !== null) : [],
+    discounts: Array.isArray(v.discounts) ? v.discounts.map(breakdownDiscount).filter((d): d is BreakdownDiscount => d !== null) : [],
+    productAmount: num(v.productAmount) ?? 0,
+    discountAmount: num(v.discountAmount) ?? 0,
+    deliveryFee: num(v.deliveryFee) ?? 0,
+    deliveryFeeWaived: num(v.deliveryFeeWaived) ?? 0,
+    payable: num(v.payable) ?? orderAmount,
+  };
+}
+
 export function parseOrder(v: unknown): TabletOrder | null {
   if (!isObj(v) || typeof v.orderNo !== 'string' || !v.orderNo) return null;
   const seq = num(v.seq);
@@ -26,6 +71,7 @@ export function parseOrder(v: unknown): TabletOrder | null {
   const state = num(v.state);
   if (seq === null || progress === null || state === null) return null;
   const orderTime = num(v.orderTime) ?? 0;
+  const orderAmount = num(v.orderAmount) ?? 0;
   return {
     orderNo: v.orderNo,
     state,
@@ -36,7 +82,7 @@ export function parseOrder(v: unknown): TabletOrder | null {
     paidAt: num(v.paidAt),
     stageSince: num(v.stageSince) ?? orderTime,
     seq,
-    orderAmount: num(v.orderAmount) ?? 0,
+    orderAmount,
     paymentType: str(v.paymentType),
     lines: Array.isArray(v.lines) ? v.lines.map(line).filter((l): l is KitchenLine => l !== null) : [],
     remark: str(v.remark),
@@ -46,6 +92,7 @@ export function parseOrder(v: unknown): TabletOrder | null {
     receiverMobile: str(v.receiverMobile),
     address: typeof v.address === 'string' && v.address ? v.address : null,
     promisedBy: num(v.promisedBy) ?? 0,
+    breakdown: parseBreakdown(v.breakdown, orderAmount),
   };
 }
 

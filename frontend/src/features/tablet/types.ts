@@ -2,6 +2,7 @@
  * The tablet's side of the server contract (docs/payments-and-orders.md "Tablet"). Kept in the
  * feature: nothing else in the app reads staff data.
  */
+import type { PriceBreakdown } from '@/types/api';
 
 /** An order line as the kitchen reads it. */
 export interface KitchenLine {
@@ -41,13 +42,15 @@ export interface TabletOrder {
   address: string | null;
   /** The promise: the booked time, else submit + the store's delivery or preparation time. */
   promisedBy: number;
+  /** The amounts as the customer agreed to them. */
+  breakdown: PriceBreakdown;
 }
 
 /** The answer of accept / refuse / advance / undo. */
 export interface TabletMoveReply {
   order: TabletOrder;
-  /** Refusing a paid order refunds it: refunded, failed, or null when nothing was due. */
-  refund: 'refunded' | 'failed' | null;
+  /** Refusing a paid order refunds it: refunded, owed (the server retries it), failed, or null when nothing was due. */
+  refund: 'refunded' | 'owed' | 'failed' | null;
 }
 
 export interface TabletLoginReply {

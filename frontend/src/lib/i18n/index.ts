@@ -2,11 +2,14 @@
  * A small i18n: zh (default) and en, one dictionary per language, `{name}` placeholders.
  * A key missing in the current language falls back to zh, then to the key itself.
  * The language is kept in localStorage (spec account §1) and sent as Accept-Language.
+ *
+ * zh ships with the app; en is a chunk of its own, fetched before the first render when it is the
+ * saved language and otherwise on the switch to it (a Chinese visitor never downloads it): the
+ * language changes once its words are here, so no screen shows half of each.
  */
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import { storage } from '../storage';
-import { en } from './en';
 import { zh, type MessageKey } from './zh';
 
 export type Lang = 'zh' | 'en';
@@ -19,7 +22,26 @@ export const LANGS: readonly Lang[] = ['zh', 'en'];
 export const DEFAULT_LANG: Lang = 'zh';
 const LANG_KEY = 'lang';
 
-const dictionaries: Record<Lang, Dictionary> = { zh, en };
+const dictionaries: Record<Lang, Dictionary> = { zh, en: {} };
+const loaded = new Set<Lang>(['zh']);
+let enLoading: Promise<void> | null = null;
+
+/** Makes `lang`'s words available; resolves once they are (or, the chunk failing, with zh as the fallback). */
+export function loadDictionary(lang: Lang): Promise<void> {
+  if (loaded.has(lang)) return Promise.resolve();
+  enLoading ??= import('./en').then(
+    (m) => {
+      dictionaries.en = m.en;
+      loaded.add('en');
+    },
+    (error: unknown) => {
+      // Tried again at the next switch; meanwhile every key falls back to zh.
+      enLoading = null;
+      console.error('the English dictionary did not load', error);
+    },
+  );
+  return enLoading;
+}
 
 export function isLang(value: unknown): value is Lang {
   return value === 'zh' || value === 'en';
@@ -48,6 +70,8 @@ function initialLang(): Lang {
   return isLang(saved) ? saved : DEFAULT_LANG;
 }
 
+let requested: Lang | null = null;
+
 interface I18nState {
   lang: Lang;
   setLang: (lang: Lang) => void;
@@ -57,7 +81,10 @@ export const useI18n = create<I18nState>((set) => ({
   lang: initialLang(),
   setLang: (lang) => {
     storage.set(LANG_KEY, lang);
-    set({ lang });
+    requested = lang;
+    if (loaded.has(lang)) set({ lang });
+    // A switch back while the words were on their way wins.
+    else void loadDictionary(lang).then(() => requested === lang && set({ lang }));
   },
 }));
 

@@ -11,6 +11,7 @@ export {
   emit,
   emitWithAck,
   resetSockets,
+  loadSocketClient,
   SocketTimeoutError,
   SOCKET_PATH,
   SOCKET_OPTIONS,

@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { io, lastSocket, resetFakeSockets } from '@/test/fakeSocket';
 import {
   closeSocket,
+  emit,
   emitWithAck,
   getSocket,
   getSocketStatus,
+  loadSocketClient,
   onResync,
   peekSocket,
   reconnectSocket,
@@ -222,5 +224,51 @@ describe('emitWithAck', () => {
     expect(err).toBeInstanceOf(SocketTimeoutError);
     expect(err).toMatchObject({ event: 'order:watch', timeoutMs: 800 });
     s.emitted[0]?.ack?.({ late: true });
+  });
+});
+
+describe('before socket.io-client has come', () => {
+  beforeEach(() => {
+    resetSockets({ client: true });
+    resetFakeSockets();
+  });
+  afterEach(async () => {
+    // The other tests expect the client at hand, as setup.ts leaves it.
+    await loadSocketClient();
+  });
+
+  it('subscribe and emit wait for it, in order, and the namespace opens once', async () => {
+    const seen: unknown[] = [];
+    subscribe('/', 'order:progress', (p) => seen.push(p));
+    emit('/', 'order:watch', { orderNo: 'A1' });
+    const ack = emitWithAck<{ ok: boolean }>('/', 'time:sync', { t0: 1 });
+    const dropped = subscribe('/', 'cart:updated', () => seen.push('never'));
+    dropped();
+    expect(peekSocket('/')).toBeNull();
+    expect(getSocket('/')).toBeNull();
+    expect(getSocketStatus('/').status).toBe('connecting');
+    expect(io).not.toHaveBeenCalled();
+
+    await loadSocketClient();
+    expect(io).toHaveBeenCalledTimes(1);
+    const s = lastSocket('/');
+    expect(peekSocket('/')).toBe(s);
+    expect(s.connectCalls).toBe(1);
+    expect(s.emitted.map((e) => e.event)).toEqual(['order:watch', 'time:sync']);
+    expect(s.listenerCount('order:progress')).toBe(1);
+    expect(s.listenerCount('cart:updated')).toBe(0);
+    s.emitted[1]?.ack?.({ ok: true });
+    await expect(ack).resolves.toEqual({ ok: true });
+    s.fire('order:progress', { orderNo: 'A1' });
+    expect(seen).toEqual([{ orderNo: 'A1' }]);
+  });
+
+  it('a namespace closed before the client came stays closed', async () => {
+    getSocket('/store');
+    closeSocket('/store');
+    expect(getSocketStatus('/store').status).toBe('idle');
+    await loadSocketClient();
+    expect(io).not.toHaveBeenCalled();
+    expect(peekSocket('/store')).toBeNull();
   });
 });

@@ -13,8 +13,13 @@
  *   rooms are gone, so features re-watch and reload their REST snapshot.
  *
  * lib code: it knows no feature; the app layer installs the token getter (`setSocketAuth`).
+ *
+ * socket.io-client itself is a chunk of its own, fetched the first time a namespace is asked for
+ * (no home page needs it: it is 15 KB of the first load's gzipped JavaScript otherwise). Until it
+ * is here `getSocket` answers null and the namespace is 'connecting'; `subscribe`, `emit` and
+ * `emitWithAck` wait for it, in the order they were called.
  */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket, io as ioFunction } from 'socket.io-client';
 import { NAMESPACES, type Namespace, type ServerPayload } from './events';
 import { getSocketStatus, resetSocketStatus, setNamespaceStatus } from './status';
 
@@ -55,6 +60,32 @@ export class SocketTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+let io: typeof ioFunction | null = null;
+let ioLoading: Promise<void> | null = null;
+/** Namespaces asked for before the client was here: opened when it comes. */
+const wanted = new Set<Namespace>();
+
+/** Fetches socket.io-client (once; again after a failure). Resolves when `getSocket` can answer. */
+export function loadSocketClient(): Promise<void> {
+  if (io) return Promise.resolve();
+  ioLoading ??= import('socket.io-client').then(
+    (m) => {
+      io = m.io;
+      for (const ns of [...wanted]) getSocket(ns);
+    },
+    (error: unknown) => {
+      ioLoading = null;
+      const lastError = error instanceof Error ? error.message : String(error);
+      // Asked again by the next getSocket, subscribe or the badge's reconnect.
+      for (const ns of wanted) setNamespaceStatus(ns, { status: 'offline', reason: 'network', lastError });
+      throw error;
+    },
+  );
+  return ioLoading;
+}
+
+const ignore = (): void => undefined;
 
 const sockets = new Map<Namespace, Socket>();
 const tokenGetters = new Map<Namespace, TokenGetter>();
@@ -180,10 +211,21 @@ function open(ns: Namespace, socket: Socket): void {
 
 /**
  * The shared socket of `ns`, created and connected on first use (again after `closeSocket`).
- * `auth`, when given, becomes the namespace's token getter (read at every handshake).
+ * `auth`, when given, becomes the namespace's token getter (read at every handshake). Null while
+ * socket.io-client is still on its way: the socket is then created and connected when it comes.
  */
-export function getSocket(ns: Namespace = '/', auth?: TokenGetter): Socket {
+export function getSocket(ns: Namespace = '/', auth?: TokenGetter): Socket | null {
   if (auth) setSocketAuth(ns, auth);
+  if (!io) {
+    if (!wanted.has(ns)) {
+      wanted.add(ns);
+      setNamespaceStatus(ns, browserOffline() ? { status: 'offline', reason: 'network' } : { status: 'connecting', reason: null });
+    }
+    loadSocketClient().catch(ignore);
+    return null;
+  }
+  // Asked for before the client came: its status already says 'connecting', and it opens now.
+  const waited = wanted.delete(ns);
   let socket = sockets.get(ns);
   if (!socket) {
     socket = io(ns, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: (cb) => cb(handshakeAuth(ns)) });
@@ -191,7 +233,7 @@ export function getSocket(ns: Namespace = '/', auth?: TokenGetter): Socket {
     wire(ns, socket);
     wireWindow();
   }
-  if (getSocketStatus(ns).status === 'idle' && !socket.active) open(ns, socket);
+  if ((waited || getSocketStatus(ns).status === 'idle') && !socket.active) open(ns, socket);
   return socket;
 }
 
@@ -207,7 +249,11 @@ export function isSocketConnected(ns: Namespace = '/'): boolean {
 /** Reconnects now (a new token after login or logout, or after the server refused / gave up). */
 export function reconnectSocket(ns: Namespace = '/'): void {
   const socket = sockets.get(ns);
-  if (!socket) return;
+  if (!socket) {
+    // Asked for while the client had not come (or failed to): try fetching it again.
+    if (wanted.has(ns)) getSocket(ns);
+    return;
+  }
   refused.delete(ns);
   if (socket.active) socket.disconnect();
   open(ns, socket);
@@ -215,6 +261,7 @@ export function reconnectSocket(ns: Namespace = '/'): void {
 
 /** Closes the namespace (status 'idle'); the next `getSocket` opens it again. */
 export function closeSocket(ns: Namespace = '/'): void {
+  if (wanted.delete(ns)) setNamespaceStatus(ns, { status: 'idle', reason: null });
   const socket = sockets.get(ns);
   if (!socket) return;
   refused.delete(ns);
@@ -237,13 +284,35 @@ export function onResync(ns: Namespace, fn: ResyncListener): () => void {
 
 /** Listens to a server event on `ns` (opening the socket if needed); returns the unsubscribe. */
 export function subscribe<E extends string>(ns: Namespace, event: E, handler: (payload: ServerPayload<E>) => void): () => void {
-  const socket = getSocket(ns);
   const name: string = event;
   const listener = (...args: unknown[]) => handler(args[0] as ServerPayload<E>);
-  socket.on(name, listener);
+  let socket = getSocket(ns);
+  let cancelled = false;
+  if (socket) socket.on(name, listener);
+  else {
+    withSocket(ns, (s) => {
+      if (cancelled) return;
+      socket = s;
+      s.on(name, listener);
+    }).catch(ignore);
+  }
   return () => {
-    socket.off(name, listener);
+    cancelled = true;
+    socket?.off(name, listener);
   };
+}
+
+/** Runs `fn` with the socket of `ns`: at once when there is one, else when the client has come. */
+function withSocket(ns: Namespace, fn: (socket: Socket) => void): Promise<void> {
+  const socket = getSocket(ns);
+  if (socket) {
+    fn(socket);
+    return Promise.resolve();
+  }
+  return loadSocketClient().then(() => {
+    const s = getSocket(ns);
+    if (s) fn(s);
+  });
 }
 
 /**
@@ -252,7 +321,6 @@ export function subscribe<E extends string>(ns: Namespace, event: E, handler: (p
  * event answering "or an error" is for the caller to interpret.
  */
 export function emitWithAck<T = unknown>(ns: Namespace, event: string, payload?: unknown, timeoutMs: number = DEFAULT_ACK_TIMEOUT_MS): Promise<T> {
-  const socket = getSocket(ns);
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(() => {
@@ -260,22 +328,37 @@ export function emitWithAck<T = unknown>(ns: Namespace, event: string, payload?:
       settled = true;
       reject(new SocketTimeoutError(event, timeoutMs));
     }, timeoutMs);
-    socket.emit(event, payload, (answer: T) => {
+    const send = (socket: Socket) =>
+      socket.emit(event, payload, (answer: T) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(answer);
+      });
+    withSocket(ns, send).catch((error: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(answer);
+      reject(error instanceof Error ? error : new Error(String(error)));
     });
   });
 }
 
 /** Emits without an acknowledgement (e.g. `order:unwatch`); opens the socket if needed. */
 export function emit(ns: Namespace, event: string, payload?: unknown): void {
-  getSocket(ns).emit(event, payload);
+  withSocket(ns, (socket) => socket.emit(event, payload)).catch(ignore);
 }
 
-/** Closes every socket and forgets listeners, token getters and status (tests). */
-export function resetSockets(): void {
+/**
+ * Closes every socket and forgets listeners, token getters and status (tests). With
+ * `{client: true}` it also forgets socket.io-client, as on a page that has not fetched it yet.
+ */
+export function resetSockets({ client = false }: { client?: boolean } = {}): void {
+  wanted.clear();
+  if (client) {
+    io = null;
+    ioLoading = null;
+  }
   for (const socket of sockets.values()) {
     socket.removeAllListeners();
     socket.io.removeAllListeners?.();

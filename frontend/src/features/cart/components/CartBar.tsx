@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { Dialog } from '@/components/Dialog';
 import { CartIcon, TrashIcon } from '@/components/Icons';
 import { Price } from '@/components/Price';
+import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import { formatFen } from '@/lib/money';
@@ -179,6 +180,12 @@ function CartSheet({ onClose }: { onClose: () => void }) {
         <div className="cart-sheet__body">
           <CartPromotions cart={cart} />
           <CartLines cart={cart} />
+          {cart.items.length > 0 && (
+            <section className="cart-bill" aria-label={t('breakdown.title')}>
+              <h3 className="cart-bill__title">{t('breakdown.title')}</h3>
+              <PriceBreakdown breakdown={cart.breakdown} delivery={cart.orderType === 0} lines={false} testId="cart-breakdown" />
+            </section>
+          )}
         </div>
       </section>
       <Dialog

@@ -2,7 +2,7 @@ import { CloseIcon } from '@/components/Icons';
 import { Price } from '@/components/Price';
 import { Stepper } from '@/components/Stepper';
 import { useT } from '@/lib/i18n';
-import { toFen } from '@/lib/money';
+import { formatFen, toFen } from '@/lib/money';
 import type { Cart, CartItem } from '@/types/api';
 import { itemOptions } from '@/utils/cartItem';
 import { disabledGroups } from '../cartView';
@@ -66,8 +66,9 @@ function Line({ item, readOnly, disabledLabel }: { item: CartItem; readOnly?: bo
   const decrease = useCart((s) => s.decrease);
   const remove = useCart((s) => s.remove);
   const options = itemOptions(item, t);
+  // The list amount (unit × quantity): discounts are their own rows of the breakdown, never
+  // folded into a line's price.
   const total = toFen(item.countPrice);
-  const after = toFen(item.countPriceAfterPE);
   const off = disabledLabel !== undefined;
   return (
     <li className={`cart-line${off ? ' cart-line--off' : ''}`} data-testid={`cart-line-${item.id}`}>
@@ -99,12 +100,10 @@ function Line({ item, readOnly, disabledLabel }: { item: CartItem; readOnly?: bo
         )}
         <div className="cart-line__foot">
           <span className="cart-line__price">
-            <Price fen={off ? total : after} size="sm" />
-            {!off && after !== total && <Price fen={total} size="sm" strike className="cart-line__was" />}
+            <Price fen={total} size="sm" />
+            {(readOnly || item.quantity > 1) && <small className="cart-line__unit">{t('breakdown.unitTimesQty', { price: formatFen(toFen(item.unitPrice)), qty: item.quantity })}</small>}
           </span>
-          {readOnly ? (
-            <span className="cart-line__qty">×{item.quantity}</span>
-          ) : off ? (
+          {readOnly ? null : off ? (
             <span className="cart-line__qty">×{item.quantity}</span>
           ) : (
             <Stepper

@@ -2,13 +2,14 @@ import { TicketIcon } from '@/components/Icons';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { Cart } from '@/types/api';
-import { ruleChoices } from '../cartView';
+import { ruleChoices, ruleGaps, ruleReasonText } from '../cartView';
 import { useCart } from '../store/cart';
 import { cartToast } from './cartToast';
 
 /**
- * The promotions of the cart: the rules applied (with what each saves) and, for a group of
- * promotions that exclude each other, a radio choice (POST /cart/rules).
+ * The promotions of the cart: the rules applied (with what each saves), for a group of
+ * promotions that exclude each other a radio choice (POST /cart/rules) where each option left
+ * out says why, and the reductions the cart falls short of (再买¥x可享).
  */
 export function CartPromotions({ cart }: { cart: Cart }) {
   const t = useT();
@@ -16,7 +17,8 @@ export function CartPromotions({ cart }: { cart: Cart }) {
   const busy = useCart((s) => s.busy);
   const choices = ruleChoices(cart);
   const applied = cart.orderRefRules ?? [];
-  if (applied.length === 0 && choices.length === 0) return null;
+  const gaps = ruleGaps(cart);
+  if (applied.length === 0 && choices.length === 0 && gaps.length === 0) return null;
   return (
     <section className="cart-promos" aria-label={t('cart.promotions')}>
       {applied.length > 0 && (
@@ -52,13 +54,28 @@ export function CartPromotions({ cart }: { cart: Cart }) {
                 <span className="cart-choice__text">
                   <strong>{o.ruleName}</strong>
                   {o.description && <small>{o.description}</small>}
+                  {!o.applied && o.reason && (
+                    <small className="cart-choice__why" data-testid={`cart-rule-why-${o.ruleId}`}>
+                      {ruleReasonText(o, cart, t)}
+                    </small>
+                  )}
                 </span>
-                {o.discountAmount > 0 && <span className="cart-choice__save">{t('cart.saves', { amount: formatFen(toFen(o.discountAmount)) })}</span>}
+                {/* What it saves only while choosing it would get it: not for a threshold not reached. */}
+                {o.discountAmount > 0 && (o.reason === null || o.reason === 'mutex') && <span className="cart-choice__save">{t('cart.saves', { amount: formatFen(toFen(o.discountAmount)) })}</span>}
               </label>
             );
           })}
         </fieldset>
       ))}
+      {gaps.length > 0 && (
+        <ul className="cart-promos__gaps" data-testid="cart-rule-gaps">
+          {gaps.map((g) => (
+            <li key={g.ruleId} className="cart-promos__gap" data-testid={`cart-rule-gap-${g.ruleId}`}>
+              {t('cart.ruleGap', { amount: formatFen(g.gap), name: g.name })}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

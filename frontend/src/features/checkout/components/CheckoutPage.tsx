@@ -5,6 +5,7 @@ import { Header } from '@/components/Header';
 import { AlertIcon, BagIcon, CheckIcon, ChevronRightIcon, DineIcon, PinIcon, ScooterIcon, StoreIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
 import { Price } from '@/components/Price';
+import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { Stepper } from '@/components/Stepper';
 import { showToast } from '@/components/Toast';
 import { isApiError } from '@/lib/api';
@@ -119,10 +120,7 @@ function CheckoutForm({
   const delivery = orderType === 0;
 
   const fen = {
-    product: toFen(cart.priceOfProduct),
     discount: toFen(cart.discountAmount),
-    fee: toFen(cart.deliveryFee),
-    feeAfter: toFen(cart.deliveryFeeAfterPE),
     order: toFen(cart.orderAmount),
   };
 
@@ -334,32 +332,8 @@ function CheckoutForm({
         </section>
 
         <section className="co-card co-sum" aria-label={t('checkout.amounts')} data-testid="checkout-amounts">
-          <div className="co-sum__row">
-            <span>{t('checkout.productAmount')}</span>
-            <Price fen={fen.product} size="sm" />
-          </div>
-          {fen.discount > 0 && (
-            <div className="co-sum__row co-sum__row--off" data-testid="checkout-discount">
-              <span>{t('checkout.discount')}</span>
-              <span>-{formatFen(fen.discount)}</span>
-            </div>
-          )}
-          {delivery && (
-            <div className="co-sum__row" data-testid="checkout-fee">
-              <span>{t('checkout.deliveryFee')}</span>
-              <span className="co-sum__fee">
-                {fen.feeAfter < fen.fee && <Price fen={fen.fee} size="sm" strike />}
-                <Price fen={fen.feeAfter} size="sm" />
-              </span>
-            </div>
-          )}
+          <PriceBreakdown breakdown={cart.breakdown} delivery={delivery} lines={false} payableTestId="checkout-total" />
           {delivery && cart.differenceDeliveryFeeMsg && <p className="co-sum__gap">{cart.differenceDeliveryFeeMsg}</p>}
-          <div className="co-sum__row co-sum__row--total">
-            <span>{t('checkout.orderAmount')}</span>
-            <span data-testid="checkout-total" data-amount={formatFen(fen.order)}>
-              <Price fen={fen.order} size="md" />
-            </span>
-          </div>
         </section>
       </div>
 
@@ -398,3 +372,4 @@ function Check({ checked, onChange, testId, children }: { checked: boolean; onCh
     </label>
   );
 }
+

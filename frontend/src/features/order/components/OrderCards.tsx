@@ -1,7 +1,8 @@
 import { BagIcon, DineIcon, PhoneIcon, ScooterIcon } from '@/components/Icons';
 import { Price } from '@/components/Price';
+import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { now } from '@/lib/clock';
-import { useLang, useT, type MessageKey } from '@/lib/i18n';
+import { pickLang, useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { OrderDetail } from '@/types/api';
 import { itemOptions } from '@/utils/cartItem';
@@ -89,6 +90,12 @@ export function OrderInfoCard({ order }: { order: OrderDetail }) {
 /** The lines as priced at submit and the amounts. */
 export function OrderLinesCard({ order }: { order: OrderDetail }) {
   const t = useT();
+  const lang = useLang();
+  // The line's name in the reader's language (the frozen line speaks the submitter's).
+  const nameOf = (line: OrderDetail['lines'][number]) => {
+    const bill = order.breakdown.lines.find((l) => l.lineId === line.id);
+    return bill ? pickLang(lang, bill.nameCn, bill.nameEn) : (line.prodName ?? line.productCode);
+  };
   const type = orderTypeOf(order);
   const offline = order.paymentType === 'offline';
   const lines = order.lines ?? [];
@@ -97,42 +104,28 @@ export function OrderLinesCard({ order }: { order: OrderDetail }) {
       <ul className="ost-lines" data-testid="order-lines">
         {lines.map((line, i) => {
           const opts = itemOptions(line, t);
-          const price = toFen(line.countPriceAfterPE ?? line.countPrice ?? 0);
+          const price = toFen(line.countPrice ?? 0);
           return (
             <li key={line.id ?? i} className="ost-line">
               <span className="ost-line__name">
-                {line.prodName ?? line.productCode}
+                {nameOf(line)}
                 {opts.length > 0 && <small>{opts.join(' · ')}</small>}
               </span>
-              <span className="ost-line__qty">×{line.quantity ?? 1}</span>
+              <span className="ost-line__qty">{t('breakdown.unitTimesQty', { price: formatFen(toFen(line.unitPrice ?? 0)), qty: line.quantity ?? 1 })}</span>
               <Price fen={price} size="sm" />
             </li>
           );
         })}
       </ul>
       <div className="ost-sum">
-        <div className="ost-row">
-          <span>{t('checkout.productAmount')}</span>
-          <span>{formatFen(toFen(order.orderProductAmount))}</span>
-        </div>
-        {order.activityAmount ? (
-          <div className="ost-row ost-row--off">
-            <span>{t('checkout.discount')}</span>
-            <span>-{formatFen(toFen(order.activityAmount))}</span>
-          </div>
-        ) : null}
-        {type === 0 && (
-          <div className="ost-row">
-            <span>{t('checkout.deliveryFee')}</span>
-            <span>{formatFen(toFen(order.freightAmount))}</span>
-          </div>
-        )}
-        <div className="ost-row ost-row--total">
-          <span>{t(offline ? 'order.payOnDelivery' : 'checkout.orderAmount')}</span>
-          <span data-testid="order-amount">
-            <Price fen={toFen(order.orderAmount)} size="md" />
-          </span>
-        </div>
+        <PriceBreakdown
+          breakdown={order.breakdown}
+          delivery={type === 0}
+          lines={false}
+          payableLabel={offline ? 'order.payOnDelivery' : 'breakdown.payable'}
+          testId="order-breakdown"
+          payableTestId="order-amount"
+        />
         {!offline && order.paidAmount ? (
           <div className="ost-row" data-testid="order-paid">
             <span>{t('order.paidAmount')}</span>

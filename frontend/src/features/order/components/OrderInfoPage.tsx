@@ -4,8 +4,10 @@ import { Loading } from '@/components/Loading';
 import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import type { OrderDetail, OrderHistoryEntry } from '@/types/api';
+import { formatYuan } from '@/lib/money';
 import { formatDateTime } from '@/utils/time';
 import { getOrder } from '../api/order';
+import { refundedAttempts, refundStateKey } from '../refunds';
 import { isCancelledState, orderStateLabel, orderStateTone, stepLabelKey } from '../labels';
 import { OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
 import { Stars } from './Stars';
@@ -46,6 +48,7 @@ function InfoView({ order }: { order: OrderDetail }) {
   const stateKey = orderStateLabel(order.state);
   const label = stateKey === 'order.state.unknown' && order.stateLabel ? order.stateLabel : t(stateKey);
   const history = [...(order.history ?? [])].sort((a, b) => a.seq - b.seq);
+  const refunds = refundedAttempts(order);
   return (
     <div className="ost__body">
       <section className={`ost-head ost-head--${orderStateTone(order.state)}`} data-testid="order-state" data-state={order.state}>
@@ -58,6 +61,22 @@ function InfoView({ order }: { order: OrderDetail }) {
       <OrderInfoCard order={order} />
       <OrderLinesCard order={order} />
       <RemarkCard order={order} />
+      {refunds.length > 0 && (
+        <section className="ost-card" aria-label={t('order.refunds.title')} data-testid="order-refunds">
+          <h2 className="ost-card__title">{t('order.refunds.title')}</h2>
+          <ol className="ohist">
+            {refunds.map((p) => (
+              <li key={p.paymentId} className="ohist__row" data-testid={`refund-${p.paymentId}`} data-state={p.state}>
+                <span className="ohist__label">
+                  {t(refundStateKey(p))}
+                  {p.refundReason ? <small>{p.refundReason}</small> : null}
+                </span>
+                {p.amount !== undefined ? <span className="ohist__at">{formatYuan(p.amount)}</span> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
       {history.length > 0 && (
         <section className="ost-card" aria-label={t('order.history.title')}>
           <h2 className="ost-card__title">{t('order.history.title')}</h2>

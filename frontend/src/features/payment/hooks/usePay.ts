@@ -27,8 +27,6 @@ export interface PayFlow {
 export interface UsePayOptions {
   /** In-app navigation (react-router's navigate). */
   navigate: (to: string, opts?: { replace?: boolean }) => void;
-  /** Where the provider sends the browser back to (absolute, this site). */
-  origin?: string;
 }
 
 /**
@@ -36,7 +34,7 @@ export interface UsePayOptions {
  * Idempotency-Key, the pay-in-progress record, then the hand-over to the provider. A failure
  * shows 支付失败 with the server's reason for 3 s and goes to /order/status with customestatus=1.
  */
-export function usePay({ navigate, origin }: UsePayOptions): PayFlow {
+export function usePay({ navigate }: UsePayOptions): PayFlow {
   const t = useT();
   const [paying, setPaying] = useState(false);
   const [appPay, setAppPay] = useState<PaymentCreated | null>(null);
@@ -49,12 +47,13 @@ export function usePay({ navigate, origin }: UsePayOptions): PayFlow {
       if (busy.current) return;
       busy.current = true;
       setPaying(true);
-      const site = origin ?? window.location.origin;
       const prev = attempt.current;
       const key = prev && prev.orderNo === orderNo && prev.method === method ? prev.key : uuid();
       attempt.current = { orderNo, method, key };
       try {
-        const created = await createPayment({ orderNo, method, returnUrl: `${site}${statusPath(orderNo)}` }, key);
+        // A path of this site: the server takes nothing else (an absolute URL, even ours, would
+        // be replaced by the status page).
+        const created = await createPayment({ orderNo, method, returnUrl: statusPath(orderNo) }, key);
         attempt.current = null;
         if (method === 'offline') {
           setPaying(false);
@@ -79,7 +78,7 @@ export function usePay({ navigate, origin }: UsePayOptions): PayFlow {
         navigate(statusPath(orderNo, { failed: true }), { replace: true });
       }
     },
-    [navigate, origin, t],
+    [navigate, t],
   );
 
   const finishAppPay = useCallback(() => {

@@ -1,3 +1,4 @@
+import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { useT } from '@/lib/i18n';
 import { formatYuan } from '@/lib/money';
 import { formatClock } from '@/utils/time';
@@ -38,6 +39,15 @@ export function OrderDetail({ order, onClose }: { order: TabletOrder; onClose: (
       </dl>
       <h3 className="tab-detail__h">{t('tablet.detail.items')}</h3>
       <OrderLines order={order} />
+      <h3 className="tab-detail__h">{t('breakdown.title')}</h3>
+      <PriceBreakdown
+        breakdown={order.breakdown}
+        delivery={order.orderType === 0}
+        payableLabel={order.paymentType === 'offline' ? 'order.payOnDelivery' : 'breakdown.payable'}
+        variant="tablet"
+        testId="tablet-breakdown"
+        payableTestId="tablet-breakdown-payable"
+      />
     </Modal>
   );
 }

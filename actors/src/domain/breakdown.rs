@@ -1,0 +1,254 @@
+//! The amounts a person can check (issue 20, point 8): each line at its list price and
+//! quantity, each discount as its own entry (which rule, how much, on which lines), the
+//! delivery fee and its waiver, and the payable. No unit price is ever the result of spreading
+//! a discount, and everything adds up to the fen:
+//!
+//! Σ line amounts − Σ discounts + delivery fee − fee waived = payable.
+//!
+//! The order keeps this at submit (its `doc.breakdown`), so the order page and the store's
+//! tablet show the very lines the customer agreed to.
+
+use super::catalog::Bilingual;
+use super::money::{yuan, Fen};
+use super::promotion::{Applied, Promotion};
+use serde::{Deserialize, Serialize};
+
+/// A line at its list price.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListLine {
+    pub line_id: String,
+    pub product_code: String,
+    pub name: Bilingual,
+    /// Size and crust, when the product has them ("12寸 薄脆").
+    #[serde(default)]
+    pub spec: Bilingual,
+    pub unit_price: Fen,
+    pub quantity: u32,
+    /// unit price × quantity.
+    pub amount: Fen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DiscountLevel {
+    /// Discounts units of the lines listed.
+    Line,
+    /// Taken off the order's products as a whole (full reductions).
+    Order,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscountEntry {
+    pub rule_id: String,
+    pub name: Bilingual,
+    pub rule_type: String,
+    pub level: DiscountLevel,
+    /// Positive: what the rule takes off.
+    pub amount: Fen,
+    /// The lines it discounts (line level); empty for the order level.
+    pub line_ids: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Breakdown {
+    pub lines: Vec<ListLine>,
+    pub discounts: Vec<DiscountEntry>,
+    pub product_amount: Fen,
+    pub discount_amount: Fen,
+    pub delivery_fee: Fen,
+    /// The part of the fee not charged (the free-delivery threshold was reached).
+    pub delivery_fee_waived: Fen,
+    pub payable: Fen,
+}
+
+impl Breakdown {
+    /// `lines`: the charged lines. `unit_line_ids[u]` names the line of each unit the rules
+    /// saw; `rule` finds a rule by id. `payable` is the pricing's own figure, so
+    /// [`Breakdown::inconsistency`] checks the pricing rather than restating it.
+    pub fn build<'r>(
+        lines: Vec<ListLine>,
+        unit_line_ids: &[String],
+        applied: &Applied,
+        rule: &dyn Fn(&str) -> Option<&'r Promotion>,
+        delivery_fee: Fen,
+        delivery_fee_charged: Fen,
+        payable: Fen,
+    ) -> Breakdown {
+        let discounts: Vec<DiscountEntry> = applied
+            .rules
+            .iter()
+            .map(|(rule_id, amount)| {
+                let order_level = applied.order_discounts.iter().any(|(id, _)| id == rule_id);
+                let mut ids: Vec<String> = Vec::new();
+                if !order_level {
+                    for (line_id, d) in unit_line_ids.iter().zip(&applied.unit_discounts) {
+                        let Some((id, d)) = d else { continue };
+                        if id == rule_id && *d > Fen::ZERO && !ids.contains(line_id) {
+                            ids.push(line_id.clone());
+                        }
+                    }
+                }
+                let promotion = rule(rule_id);
+                DiscountEntry {
+                    rule_id: rule_id.clone(),
+                    name: promotion.map(|p| p.name.clone()).unwrap_or_default(),
+                    rule_type: promotion
+                        .map(|p| p.kind.type_name().to_string())
+                        .unwrap_or_default(),
+                    level: if order_level {
+                        DiscountLevel::Order
+                    } else {
+                        DiscountLevel::Line
+                    },
+                    amount: *amount,
+                    line_ids: ids,
+                }
+            })
+            .collect();
+        let product_amount: Fen = lines.iter().map(|l| l.amount).sum();
+        let discount_amount: Fen = discounts.iter().map(|d| d.amount).sum();
+        let waived = delivery_fee - delivery_fee_charged;
+        Breakdown {
+            lines,
+            discounts,
+            product_amount,
+            discount_amount,
+            delivery_fee,
+            delivery_fee_waived: waived,
+            payable,
+        }
+    }
+
+    /// Every figure agrees with every other, to the fen; `None` when they do, else what is off.
+    pub fn inconsistency(&self) -> Option<String> {
+        let lines: Fen = self.lines.iter().map(|l| l.amount).sum();
+        let discounts: Fen = self.discounts.iter().map(|d| d.amount).sum();
+        if let Some(l) = self
+            .lines
+            .iter()
+            .find(|l| l.unit_price * i64::from(l.quantity) != l.amount)
+        {
+            return Some(format!("line {} is not unit × quantity", l.line_id));
+        }
+        if lines != self.product_amount || discounts != self.discount_amount {
+            return Some("totals differ from their entries".into());
+        }
+        if let Some(d) = self.discounts.iter().find(|d| {
+            let on: Fen = self
+                .lines
+                .iter()
+                .filter(|l| d.line_ids.contains(&l.line_id))
+                .map(|l| l.amount)
+                .sum();
+            d.amount <= Fen::ZERO || (d.level == DiscountLevel::Line && d.amount > on)
+        }) {
+            return Some(format!("discount {} exceeds its lines", d.rule_id));
+        }
+        if self.discount_amount > self.product_amount {
+            return Some("discounts exceed the products".into());
+        }
+        if self.delivery_fee_waived < Fen::ZERO || self.delivery_fee_waived > self.delivery_fee {
+            return Some("waived more than the fee".into());
+        }
+        let sum = self.product_amount - self.discount_amount + self.delivery_fee
+            - self.delivery_fee_waived;
+        if sum != self.payable || self.payable < Fen::ZERO {
+            return Some(format!(
+                "the lines make {sum}, the payable is {}",
+                self.payable
+            ));
+        }
+        None
+    }
+}
+
+/// The breakdown as the API shows it (cart, order detail, tablet): yuan, and every name in
+/// both languages, so a socket payload with no request language reads the same.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BreakdownView {
+    pub lines: Vec<ListLineView>,
+    pub discounts: Vec<DiscountView>,
+    #[serde(with = "yuan")]
+    pub product_amount: Fen,
+    #[serde(with = "yuan")]
+    pub discount_amount: Fen,
+    #[serde(with = "yuan")]
+    pub delivery_fee: Fen,
+    #[serde(with = "yuan")]
+    pub delivery_fee_waived: Fen,
+    #[serde(with = "yuan")]
+    pub payable: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListLineView {
+    pub line_id: String,
+    pub product_code: String,
+    pub name_cn: String,
+    pub name_en: String,
+    pub spec_cn: String,
+    pub spec_en: String,
+    #[serde(with = "yuan")]
+    pub unit_price: Fen,
+    pub quantity: u32,
+    #[serde(with = "yuan")]
+    pub amount: Fen,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscountView {
+    pub rule_id: String,
+    pub name_cn: String,
+    pub name_en: String,
+    pub rule_type: String,
+    pub level: DiscountLevel,
+    #[serde(with = "yuan")]
+    pub amount: Fen,
+    pub line_ids: Vec<String>,
+}
+
+impl From<&Breakdown> for BreakdownView {
+    fn from(b: &Breakdown) -> BreakdownView {
+        BreakdownView {
+            lines: b
+                .lines
+                .iter()
+                .map(|l| ListLineView {
+                    line_id: l.line_id.clone(),
+                    product_code: l.product_code.clone(),
+                    name_cn: l.name.cn.clone(),
+                    name_en: l.name.en.clone(),
+                    spec_cn: l.spec.cn.clone(),
+                    spec_en: l.spec.en.clone(),
+                    unit_price: l.unit_price,
+                    quantity: l.quantity,
+                    amount: l.amount,
+                })
+                .collect(),
+            discounts: b
+                .discounts
+                .iter()
+                .map(|d| DiscountView {
+                    rule_id: d.rule_id.clone(),
+                    name_cn: d.name.cn.clone(),
+                    name_en: d.name.en.clone(),
+                    rule_type: d.rule_type.clone(),
+                    level: d.level,
+                    amount: d.amount,
+                    line_ids: d.line_ids.clone(),
+                })
+                .collect(),
+            product_amount: b.product_amount,
+            discount_amount: b.discount_amount,
+            delivery_fee: b.delivery_fee,
+            delivery_fee_waived: b.delivery_fee_waived,
+            payable: b.payable,
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/**
+ * The price breakdown as rows a person can check: each line "list price × quantity", each
+ * discount its own row, the delivery fee (and its waiver), the payable. All in fen: the rows are
+ * the server's figures, never recomputed prices, and `breakdownGap` says when they do not add up.
+ */
+import type { Lang } from '@/lib/i18n';
+import { toFen, type Fen } from '@/lib/money';
+import type { PriceBreakdown } from '@/types/api';
+
+export type BreakdownRow =
+  | { kind: 'line'; id: string; name: string; spec: string; unit: Fen; quantity: number; amount: Fen }
+  | { kind: 'products'; amount: Fen }
+  | { kind: 'discount'; id: string; name: string; amount: Fen; level: 'line' | 'order' }
+  | { kind: 'fee'; amount: Fen }
+  | { kind: 'waived'; amount: Fen }
+  | { kind: 'payable'; amount: Fen };
+
+const pick = (lang: Lang, cn: string, en: string) => (lang === 'en' ? en || cn : cn || en);
+
+/**
+ * `withFee`: delivery orders show the fee row even when it is 0. `withLines`: a row per line;
+ * without, one row of the products' list amount (for pages whose item list shows each line's
+ * list price × quantity already).
+ */
+export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, withLines = true): BreakdownRow[] {
+  const lines: BreakdownRow[] = b.lines.map((l) => ({
+    kind: 'line',
+    id: l.lineId,
+    name: pick(lang, l.nameCn, l.nameEn),
+    spec: pick(lang, l.specCn, l.specEn),
+    unit: toFen(l.unitPrice),
+    quantity: l.quantity,
+    amount: toFen(l.amount),
+  }));
+  const rows: BreakdownRow[] = withLines ? lines : [{ kind: 'products', amount: toFen(b.productAmount) }];
+  for (const d of b.discounts) {
+    rows.push({ kind: 'discount', id: d.ruleId, name: pick(lang, d.nameCn, d.nameEn), amount: toFen(d.amount), level: d.level });
+  }
+  const fee = toFen(b.deliveryFee);
+  if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
+  const waived = toFen(b.deliveryFeeWaived);
+  if (waived > 0) rows.push({ kind: 'waived', amount: waived });
+  rows.push({ kind: 'payable', amount: toFen(b.payable) });
+  return rows;
+}
+
+/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived = payable). */
+export function breakdownGap(b: PriceBreakdown): Fen {
+  const lines = b.lines.reduce((n, l) => n + toFen(l.amount), 0);
+  const discounts = b.discounts.reduce((n, d) => n + toFen(d.amount), 0);
+  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.payable);
+}

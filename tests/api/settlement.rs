@@ -1,0 +1,209 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! One settlement per order and expiry that asks first (issue 20), through the API and the
+//! sandbox: the reported defect (the later attempt paid first, then the earlier one), expiry of
+//! an attempt paid at the provider, a provider that cannot answer at expiry, a refund owed.
+//! Every interleaving is the model test's (`payment_model`).
+
+use crate::helpers::spawn_app;
+use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
+use reqwest::Method;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The reported defect: the later attempt paid first, then the earlier one. The first to settle
+/// keeps the money; the other is refunded automatically and shown so, with its reason.
+#[tokio::test]
+async fn the_earlier_attempt_paid_last_is_refunded_as_a_duplicate() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370010").await;
+    let first = create_payment(&app, &token, &order_no).await;
+    // A minute later the customer switches method.
+    app.clock.advance_ms(60_000);
+    let second = create_payment(&app, &token, &order_no).await;
+    let (first, second) = (
+        first["paymentId"].as_str().unwrap().to_string(),
+        second["paymentId"].as_str().unwrap().to_string(),
+    );
+    assert!(pay_at_cashier(&app, &second, "success").await.body["returnUrl"].is_string());
+    until_state(&app, &token, &order_no, 6).await;
+    assert!(pay_at_cashier(&app, &first, "success").await.body["returnUrl"].is_string());
+    let mut shown = Value::Null;
+    for _ in 0..100 {
+        shown = app
+            .get_auth(&format!("/api/v1/payments/{first}"), Some(&token))
+            .await
+            .assert_ok()
+            .clone();
+        if shown["state"] == "refunded" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        (shown["state"].as_str(), shown["refundReason"].as_str()),
+        (Some("refunded"), Some("重复支付"))
+    );
+    let en = app
+        .call(
+            Method::GET,
+            &format!("/api/v1/payments/{first}"),
+            None,
+            Some(&token),
+            &[("Accept-Language", "en")],
+        )
+        .await;
+    assert_eq!(en.assert_ok()["refundReason"], "Duplicate payment");
+
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(o["state"], 6);
+    assert_eq!(o["paidAmount"], o["orderAmount"], "counted once");
+    assert_eq!(
+        (
+            o["payment"]["paymentId"].as_str(),
+            o["payment"]["state"].as_str()
+        ),
+        (Some(second.as_str()), Some("paid"))
+    );
+    let attempts: Vec<(String, String, Value)> = o["payments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["paymentId"].as_str().unwrap().to_string(),
+                p["state"].as_str().unwrap().to_string(),
+                p["refundReason"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        attempts,
+        vec![
+            (first.clone(), "refunded".into(), json!("重复支付")),
+            (second.clone(), "paid".into(), Value::Null),
+        ]
+    );
+    // The provider gave the first attempt's money back, once.
+    let statement = app
+        .app_state
+        .payments
+        .provider()
+        .statement(0, i64::MAX)
+        .await
+        .unwrap();
+    let refunds: Vec<&str> = statement
+        .iter()
+        .filter(|l| l.kind == actors::providers::payment::StatementKind::Refund)
+        .map(|l| l.payment_id.as_str())
+        .collect();
+    assert_eq!(refunds, vec![first.as_str()]);
+}
+
+/// At 30 minutes expiry asks the provider first: an attempt paid there (its notify not through
+/// yet) settles the order instead of cancelling it.
+#[tokio::test]
+async fn expiry_settles_an_attempt_paid_at_the_provider() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370011").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    // The notify's confirmation query fails: the notify is refused and retried 2 s later.
+    sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    assert!(pay_at_cashier(&app, &payment_id, "success").await.body["returnUrl"].is_string());
+    for _ in 0..100 {
+        if sandbox
+            .notify_delivery(&payment_id)
+            .await
+            .unwrap()
+            .is_some_and(|d| d.attempts >= 1)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        order(&app, &token, &order_no).await["state"],
+        5,
+        "not told yet"
+    );
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 1);
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(6), Some("paid")),
+        "settled, not cancelled"
+    );
+    assert_eq!(o["paidAmount"], o["orderAmount"]);
+}
+
+/// A provider that cannot be reached at expiry: nothing is cancelled on a guess; the next run
+/// asks again, closes the attempt at the provider, then cancels the order.
+#[tokio::test]
+async fn expiry_never_cancels_while_the_provider_cannot_answer() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370012").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
+    assert_eq!(order(&app, &token, &order_no).await["state"], 5);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 1);
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(9), Some("closed"))
+    );
+    pay_at_cashier(&app, &payment_id, "success")
+        .await
+        .assert_error(409, "409");
+}
+
+/// A refund the provider cannot make now is owed (the row says refunding, with its reason)
+/// and the housekeeping pass makes it later with the same refund id.
+#[tokio::test]
+async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370013").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    pay_at_cashier(&app, &payment_id, "success").await;
+    until_state(&app, &token, &order_no, 6).await;
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_refund(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    let cancelled = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    let cancelled = cancelled.assert_ok();
+    assert_eq!(
+        (
+            cancelled["state"].as_u64(),
+            cancelled["payment"]["state"].as_str()
+        ),
+        (Some(3), Some("refunding"))
+    );
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
+    let p = app
+        .get_auth(&format!("/api/v1/payments/{payment_id}"), Some(&token))
+        .await;
+    assert_eq!(
+        (
+            p.assert_ok()["state"].as_str(),
+            p.assert_ok()["refundReason"].as_str()
+        ),
+        (Some("refunded"), Some("订单已取消"))
+    );
+}
