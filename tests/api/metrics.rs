@@ -257,7 +257,10 @@ async fn only_allowed_addresses_scrape_and_off_means_off() {
         .await
         .unwrap();
     let paths = doc["paths"].as_object().unwrap();
-    assert!(paths.keys().any(|p| p.ends_with("/system/time")), "{paths:?}");
+    assert!(
+        paths.keys().any(|p| p.ends_with("/system/time")),
+        "{paths:?}"
+    );
     assert!(paths.keys().all(|p| !p.contains("metrics")), "{paths:?}");
 
     let off = spawn_app_with(MONDAY_NOON_MS, |s| s.metrics.enabled = false).await;
