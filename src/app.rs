@@ -34,6 +34,8 @@ pub struct Application {
     state: AppState,
     /// The periodic jobs; they stop when the server does (the handle is dropped).
     housekeeping: Option<Housekeeping>,
+    /// The port of `/metrics`' own listener, with `[metrics] bind`.
+    metrics_port: Option<u16>,
 }
 
 impl Application {
@@ -172,6 +174,14 @@ impl Application {
             .order_watch
             .set(Arc::new(http::order_detail::WatchOrders(state.clone())));
         let server = run(listener, state.clone(), realtime.engine, &settings)?;
+        let metrics_port = match crate::metrics::serve_separately(&settings.metrics, state.clone())?
+        {
+            Some((port, metrics_server)) => {
+                tokio::spawn(metrics_server);
+                Some(port)
+            }
+            None => None,
+        };
         let housekeeping = jobs.then(|| crate::housekeeping::start(state.clone()));
         tracing::info!(port, database = %actors::db::redact(&settings.database_url()), "listening");
         Ok(Application {
@@ -179,11 +189,17 @@ impl Application {
             server,
             state,
             housekeeping,
+            metrics_port,
         })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Where `/metrics` is served on its own (`[metrics] bind`), if it is.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics_port
     }
 
     pub fn state(&self) -> &AppState {
@@ -271,6 +287,9 @@ fn run(
         })?,
     );
     let data = web::Data::new(state);
+    let access_log = web::Data::new(http::access_log::AccessLog::new(&settings.log));
+    let metrics = crate::metrics::Endpoint::main_port(&settings.metrics)?;
+    let observe = settings.metrics.enabled;
     let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
     let options = engineio::ListenOptions {
         workers: settings.server.workers.max(1),
@@ -282,16 +301,22 @@ fn run(
             .wrap(middleware::from_fn(http::context::request_id_and_log))
             .wrap(TracingLogger::<http::context::RootSpan>::new())
             .wrap(middleware::Compress::default())
+            .wrap(middleware::Condition::new(
+                observe,
+                middleware::from_fn(crate::metrics::observe),
+            ))
             // Outermost: every answer gets the headers, errors and the app's files included.
             .wrap(middleware::from_fn(
                 http::security_headers::security_headers,
             ))
             .app_data(data.clone())
             .app_data(trusted.clone())
+            .app_data(access_log.clone())
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())
             .configure(|cfg| engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone()))
+            .configure(|cfg| crate::metrics::configure(cfg, metrics.clone()))
             .configure(|cfg| http::routes(cfg, &static_dir))
     })?;
     Ok(server)

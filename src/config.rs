@@ -23,6 +23,36 @@ pub struct Settings {
     pub ordering: OrderingSettings,
     #[serde(default)]
     pub payment: PaymentSettings,
+    #[serde(default)]
+    pub metrics: MetricsSettings,
+}
+
+/// Prometheus metrics at `GET /metrics` (docs/operations.md).
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub struct MetricsSettings {
+    #[serde(default = "allow")]
+    pub enabled: bool,
+    /// A listener of its own for `/metrics` (e.g. 127.0.0.1:9100); empty: the main port.
+    #[serde(default)]
+    pub bind: String,
+    /// Who may scrape on the main port (IPs or CIDRs, matched against the client address after
+    /// the trusted-proxies rule): loopback by default, so nothing behind the proxy can.
+    #[serde(default = "loopback", deserialize_with = "list_or_commas")]
+    pub allow: Vec<String>,
+}
+
+fn loopback() -> Vec<String> {
+    vec!["127.0.0.1".into(), "::1".into()]
+}
+
+impl Default for MetricsSettings {
+    fn default() -> MetricsSettings {
+        MetricsSettings {
+            enabled: true,
+            bind: String::new(),
+            allow: loopback(),
+        }
+    }
 }
 
 /// The payment provider. Only the sandbox exists: it has a cashier page anyone can pay at, so
@@ -200,6 +230,21 @@ impl fmt::Debug for RedisSettings {
 pub struct LogSettings {
     pub format: LogFormat,
     pub filter: String,
+    /// The fraction (0 to 1) of successful, fast requests whose access line is written;
+    /// errors and slow requests always are.
+    #[serde(default = "one")]
+    pub access_sample: f64,
+    /// A request slower than this is slow: its access line is always written.
+    #[serde(default = "slow_ms")]
+    pub slow_request_ms: u64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn slow_ms() -> u64 {
+    1000
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]

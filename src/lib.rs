@@ -4,6 +4,7 @@ pub mod app;
 pub mod config;
 pub mod housekeeping;
 pub mod http;
+pub mod metrics;
 pub mod providers;
 pub mod realtime;
 pub mod reconcile_job;

@@ -60,7 +60,8 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let config_dir = cli.config_dir.unwrap_or_else(default_config_dir);
     let mut settings = Settings::load(&config_dir).context("reading the configuration")?;
-    pizza_order::telemetry::init(&settings.log);
+    // Held to the end of main: dropping it flushes the queued log lines.
+    let _log_writer = pizza_order::telemetry::init(&settings.log);
     actix_web::rt::System::new().block_on(async move {
         match cli.command {
             Command::Serve { bind, data_dir } => {

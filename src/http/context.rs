@@ -1,12 +1,13 @@
 //! The request context: language (Accept-Language), channel (X-Channel-Id) and request id.
 //! Parsed once by middleware at the edge of /api; handlers take `Ctx` and trust it.
 
+use super::access_log::AccessLog;
 use super::error::ApiError;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError};
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, ResponseError};
 use actors::domain::channel::Channel;
 use actors::domain::lang::Lang;
 use std::future::{ready, Ready};
@@ -74,19 +75,25 @@ pub async fn language(
 }
 
 /// Echoes the request id (the one tracing puts on the request's span) as `X-Request-Id`, and
-/// logs one line per request; it runs inside the request's span, so the line carries its fields.
+/// logs one line per request as `[log] access_sample` says (every one without it); it runs
+/// inside the request's span, so the line carries its fields.
 pub async fn request_id_and_log(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = req.extensions().get::<RequestId>().copied();
+    let policy = req.app_data::<web::Data<AccessLog>>().cloned();
     let started = std::time::Instant::now();
     let mut res = next.call(req).await?;
-    tracing::info!(
-        status = res.status().as_u16(),
-        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
-        "request"
-    );
+    let status = res.status().as_u16();
+    let elapsed = started.elapsed();
+    if policy.is_none_or(|p| p.should_log(status, elapsed)) {
+        tracing::info!(
+            status,
+            elapsed_ms = elapsed.as_secs_f64() * 1000.0,
+            "request"
+        );
+    }
     if let Some(id) = id {
         if let Ok(value) = HeaderValue::from_str(&id.to_string()) {
             res.headers_mut()

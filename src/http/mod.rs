@@ -1,5 +1,6 @@
 //! The HTTP edge. This file is the route map: the whole API at a glance.
 
+pub mod access_log;
 pub mod addresses;
 pub mod auth;
 pub mod cart;

@@ -81,7 +81,7 @@ pub async fn start(
         order_watch.clone(),
         feed,
     );
-    let bus: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let bus: Arc<dyn Bus> = Arc::new(crate::metrics::CountingBus::new(LocalBus::new()));
     tokio::spawn(gateway::pump(io.clone(), bus.clone()));
     let engine = io.engine(EngineConfig::default());
     Ok(Realtime {

@@ -3,7 +3,7 @@
 //! and span field at debug level (what production would log and more) into a buffer; the
 //! account flows then run, and the buffer must not hold any of the secrets they used.
 
-use crate::helpers::{code_in, spawn_app, PASSWORD};
+use crate::helpers::{code_in, spawn_app, spawn_app_with, MONDAY_NOON_MS, PASSWORD};
 use serde_json::json;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -136,5 +136,25 @@ async fn the_request_log_names_the_client_our_proxy_saw() {
     assert!(
         !text.contains("192.0.2.171"),
         "the client's own claim was logged"
+    );
+}
+
+#[tokio::test]
+async fn sampled_out_requests_leave_no_line_but_errors_always_do() {
+    let logs = captured();
+    let app = spawn_app_with(MONDAY_NOON_MS, |s| s.log.access_sample = 0.0).await;
+    app.get("/api/v1/system/time?probe=sampled-out-4714")
+        .await
+        .assert_ok();
+    app.get("/api/v1/no-such-call?probe=error-4715").await;
+    let text = String::from_utf8_lossy(&logs.0.lock().unwrap()).to_string();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("probe=error-4715") && l.contains("status=404")),
+        "the error's access line is missing"
+    );
+    assert!(
+        !text.contains("sampled-out-4714"),
+        "a sampled-out request was logged"
     );
 }

@@ -12,6 +12,7 @@ mod geo;
 mod health;
 mod helpers;
 mod menu;
+mod metrics;
 mod nodes;
 mod openapi;
 mod payment_model;

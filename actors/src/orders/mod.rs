@@ -155,6 +155,12 @@ impl OrderRegistry {
         addr
     }
 
+    /// How many order sessions are alive in this process.
+    pub fn live_sessions(&self) -> usize {
+        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.values().filter(|a| a.connected()).count()
+    }
+
     fn forget(&self, order_no: &str) {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if sessions.get(order_no).is_some_and(|a| !a.connected()) {

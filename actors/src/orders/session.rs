@@ -126,6 +126,10 @@ async fn make_move(
         let Some(seq) = repo.transition(order_no, row.version, &write).await? else {
             continue; // another node moved it first: read again and re-check
         };
+        metrics::counter!("order_transitions_total",
+            "from" => format!("{}/{}", current.state, current.progress),
+            "to" => format!("{}/{}", transition.state, transition.progress))
+        .increment(1);
         // The tablets see an order from the moment it reaches the store until it leaves.
         let for_tablets = transition.reaches_store || current.in_store_queue();
         announce(

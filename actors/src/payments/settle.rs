@@ -175,7 +175,10 @@ impl PaymentService {
                     ..PaymentChange::default()
                 };
                 // Lost only to another finisher of the same refund (same id, same result).
-                self.repo.change(p, &change, now).await?;
+                if self.repo.change(p, &change, now).await? {
+                    metrics::counter!("payment_outcomes_total", "outcome" => "refunded")
+                        .increment(1);
+                }
                 Ok(Outcome::Refunded)
             }
             Err(e) => {

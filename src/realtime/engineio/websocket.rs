@@ -172,6 +172,7 @@ impl WsLink {
         if !was_idle {
             // Already scheduled, or waiting for the socket.
             if out.pending.len() > MAX_PENDING {
+                metrics::counter!("socketio_clients_cut_off_total").increment(1);
                 out.broken = true;
                 out.pending = Vec::new();
                 drop(out);

@@ -283,12 +283,20 @@ pub async fn pump(io: SocketIo, bus: Arc<dyn Bus>) {
                     let Some(namespace) = io.namespace(d.namespace) else {
                         continue;
                     };
-                    if let Err(err) = namespace.to(d.room).emit(d.event, vec![d.payload]) {
-                        tracing::warn!(error = ?err, event = d.event, "gateway emit failed");
+                    match namespace.to(d.room).emit(d.event, vec![d.payload]) {
+                        Ok(()) => {
+                            metrics::counter!("socketio_events_emitted_total", "event" => d.event)
+                                .increment(1)
+                        }
+                        Err(err) => {
+                            tracing::warn!(error = ?err, event = d.event, "gateway emit failed")
+                        }
                     }
                 }
             }
             Err(RecvError::Lagged(missed)) => {
+                metrics::counter!("socketio_events_dropped_total", "reason" => "bus_lag")
+                    .increment(missed);
                 tracing::warn!(missed, "gateway fell behind the bus; clients will resync");
             }
             Err(RecvError::Closed) => return,

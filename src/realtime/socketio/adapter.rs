@@ -131,6 +131,8 @@ pub trait Adapter: Send + Sync {
     fn persist_session(&self, session: PersistedSession);
     /// Takes a session back if it is still within the window (once: a second take finds none).
     fn take_session(&self, pid: &str) -> Option<PersistedSession>;
+    /// How many rooms have a member on this node, each socket's own-id room not counted.
+    fn room_count(&self) -> usize;
 }
 
 /// Makes the adapter of each namespace.
@@ -573,6 +575,15 @@ impl Adapter for LocalAdapter {
         let (session, at) = state.sessions.remove(pid)?;
         (now.saturating_duration_since(at) <= recovery.max_disconnection_duration)
             .then_some(session)
+    }
+
+    fn room_count(&self) -> usize {
+        let state = self.lock();
+        state
+            .rooms
+            .keys()
+            .filter(|room| !state.sids.contains_key(room.as_str()))
+            .count()
     }
 }
 

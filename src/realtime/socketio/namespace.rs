@@ -138,6 +138,11 @@ impl Namespace {
     }
 
     /// The sockets connected to this namespace on this server.
+    /// How many sockets are connected to this namespace on this node.
+    pub fn socket_count(&self) -> usize {
+        read(&self.inner.sockets).len()
+    }
+
     pub fn sockets(&self) -> Vec<Socket> {
         read(&self.inner.sockets).values().cloned().collect()
     }
@@ -229,7 +234,15 @@ impl Namespace {
         // by the socket, and the held copy is dropped.
         self.register(&socket);
         adapter.add_all(&session.sid, &session.rooms);
-        match adapter.replay_since(&session, offset.as_deref()) {
+        let replayed = adapter.replay_since(&session, offset.as_deref());
+        let outcome = if replayed.is_some() {
+            "recovered"
+        } else {
+            "missed"
+        };
+        metrics::counter!("socketio_recoveries_total", "namespace" => self.inner.name.clone(), "outcome" => outcome)
+            .increment(1);
+        match replayed {
             Some(missed) => {
                 tracing::debug!(socket = %session.sid, missed = missed.len(), "socket.io session recovered");
                 socket.finish_connect(missed);

@@ -456,6 +456,10 @@ impl Adapter for RedisAdapter {
         self.shared.rooms.socket_rooms(socket)
     }
 
+    fn room_count(&self) -> usize {
+        self.shared.rooms.room_count()
+    }
+
     fn sockets(&self, opts: &BroadcastOptions) -> Vec<String> {
         self.shared.rooms.sockets(opts)
     }

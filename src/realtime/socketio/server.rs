@@ -88,6 +88,17 @@ impl SocketIo {
             .clone()
     }
 
+    /// Every namespace created so far.
+    pub fn namespaces(&self) -> Vec<Namespace> {
+        self.inner
+            .namespaces
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect()
+    }
+
     /// The namespace with this name, if it was created.
     pub fn namespace(&self, name: &str) -> Option<Namespace> {
         self.inner

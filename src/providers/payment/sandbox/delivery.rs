@@ -128,6 +128,8 @@ impl Sender {
                 return Ok(());
             }
             let attempt = done + 1;
+            // Claimed here, so counted once across nodes; every attempt after the first is a retry.
+            metrics::counter!("payment_notify_retries_total").increment(u64::from(attempt > 1));
             let (acked, answer) = self.post(&trade.notify_url, body).await;
             let last = attempt == total;
             let outcome = if acked {
