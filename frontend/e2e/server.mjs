@@ -107,7 +107,7 @@ export async function productionPathReachable() {
 
 /**
  * Two nodes of one deployment: a fresh PostgreSQL database (migrated and seeded once, as the
- * README's production steps say) and one Redis key prefix, both removed by `stop`.
+ * production steps of docs/configuration.md say) and one Redis key prefix, both removed by `stop`.
  * @returns {Promise<{a: {base: string}, b: {base: string}, stop: () => Promise<void>, log: () => string}>}
  */
 export async function startTwoNodes() {
