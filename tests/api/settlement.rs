@@ -250,10 +250,10 @@ async fn cancelling_an_unpaid_order_closes_its_open_attempts() {
             Some("The order was cancelled; this payment is closed")
         )
     );
-    // The tab left open takes no money for the cancelled order.
-    pay_at_cashier(&app, &open, "success")
-        .await
-        .assert_error(409, "409");
+    // The tab left open takes no money for the cancelled order, and says so.
+    let refused = pay_at_cashier(&app, &open, "success").await;
+    refused.assert_error(409, "409");
+    assert_eq!(refused.body["errMsg"], "该支付已关闭，无法支付");
     let detail = order(&app, &token, &order_no).await;
     assert_eq!(detail["paidAmount"], 0.0);
     assert!(detail["payments"]
