@@ -5,7 +5,9 @@
 //! Every interleaving is the model test's (`payment_model`).
 
 use crate::helpers::spawn_app;
-use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
+use crate::payments::{
+    create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
+};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -318,4 +320,46 @@ async fn payment_in(app: &crate::helpers::TestApp, token: &str, id: &str, lang: 
     .await
     .assert_ok()
     .clone()
+}
+
+/// The store refuses a paid order while a second cashier tab is still open: the paid attempt
+/// is refunded as refused, the open one closed at the provider, so it takes no money either.
+#[tokio::test]
+async fn a_refused_order_closes_its_open_attempts() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370016").await;
+    let paid = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let open = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
+    until_state(&app, &token, &order_no, 6).await;
+    let store = order(&app, &token, &order_no).await["storeCode"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let staff = tablet_login(&app, &store).await;
+    app.post(
+        &format!("/api/v1/tablet/orders/{order_no}/refuse"),
+        &json!({"reason": "太忙"}),
+        Some(&staff),
+    )
+    .await
+    .assert_ok();
+    let p = payment_in(&app, &token, &paid, "en").await;
+    assert_eq!(
+        (p["state"].as_str(), p["refundReason"].as_str()),
+        (Some("refunded"), Some("Refused by the store"))
+    );
+    assert_eq!(
+        payment_in(&app, &token, &open, "zh").await["state"],
+        "closed"
+    );
+    pay_at_cashier(&app, &open, "success")
+        .await
+        .assert_error(409, "409");
 }
