@@ -17,6 +17,10 @@ struct Cli {
     /// Folder holding default.toml and the environment files.
     #[arg(long, global = true, env = "PIZZA_CONFIG_DIR")]
     config_dir: Option<PathBuf>,
+    /// Where the embedded database and the keys made on first start live. Every command takes
+    /// it: `reconcile` and `table-link` must read the server's database and keys, not ./data.
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -29,9 +33,6 @@ enum Command {
         /// Address to listen on, e.g. 127.0.0.1:8080.
         #[arg(long)]
         bind: Option<String>,
-        /// Where the embedded database lives.
-        #[arg(long)]
-        data_dir: Option<PathBuf>,
     },
     /// Apply the schema.
     Migrate,
@@ -60,16 +61,16 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let config_dir = cli.config_dir.unwrap_or_else(default_config_dir);
     let mut settings = Settings::load(&config_dir).context("reading the configuration")?;
+    if let Some(dir) = cli.data_dir {
+        settings.server.data_dir = dir;
+    }
     // Held to the end of main: dropping it flushes the queued log lines.
     let _log_writer = pizza_order::telemetry::init(&settings.log);
     actix_web::rt::System::new().block_on(async move {
         match cli.command {
-            Command::Serve { bind, data_dir } => {
+            Command::Serve { bind } => {
                 if let Some(bind) = bind {
                     settings.server.bind = bind;
-                }
-                if let Some(dir) = data_dir {
-                    settings.server.data_dir = dir;
                 }
                 let app = Application::build(settings, actors::clock::Clock::System).await?;
                 app.run_until_stopped().await?;
@@ -122,4 +123,37 @@ fn main() -> anyhow::Result<()> {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command reads the data dir it is given (before or after the command's name), so
+    /// `reconcile` or `table-link` beside `serve --data-dir X` reads X's database and keys.
+    #[test]
+    fn every_command_takes_the_data_dir() {
+        let commands: [&[&str]; 6] = [
+            &["serve", "--bind", "127.0.0.1:1"],
+            &["migrate"],
+            &["seed"],
+            &["table-link", "SH001", "A12"],
+            &["reconcile"],
+            &["reconcile", "--date", "2026-11-24"],
+        ];
+        for command in commands {
+            for before in [true, false] {
+                let mut args = vec!["pizza-order"];
+                if before {
+                    args.extend(["--data-dir", "/tmp/x"]);
+                }
+                args.extend(command);
+                if !before {
+                    args.extend(["--data-dir", "/tmp/x"]);
+                }
+                let cli = Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+                assert_eq!(cli.data_dir, Some(PathBuf::from("/tmp/x")), "{args:?}");
+            }
+        }
+    }
 }

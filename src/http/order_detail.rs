@@ -364,6 +364,11 @@ pub async fn cancel(
             Fen::ZERO,
         )
         .await?;
+    // An attempt still open (a cashier tab left behind) is closed at the provider, so the
+    // cancelled order takes no more money; one paid meanwhile is refunded by the refund below.
+    if let Err(e) = state.payments.close_open_attempts(&order.order_no).await {
+        tracing::warn!(error = %e, order_no = %order.order_no, "open attempts left to their expiry");
+    }
     if done.transition.refund {
         refund(&state, &order).await?;
     }

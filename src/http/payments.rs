@@ -342,6 +342,10 @@ fn fail_reason_text(reason: &str, lang: Lang) -> String {
             "支付超时，订单已取消",
             "The payment timed out; the order was cancelled",
         ),
+        "order_cancelled" => (
+            "订单已取消，支付已关闭",
+            "The order was cancelled; this payment is closed",
+        ),
         other => return other.to_string(),
     };
     match lang {
@@ -464,6 +468,12 @@ mod tests {
                 "The payment did not go through; please try again",
             ),
             ("expired", Lang::Zh, "支付超时，订单已取消"),
+            ("order_cancelled", Lang::Zh, "订单已取消，支付已关闭"),
+            (
+                "order_cancelled",
+                Lang::En,
+                "The order was cancelled; this payment is closed",
+            ),
             ("余额不足", Lang::En, "余额不足"),
         ] {
             assert_eq!(fail_reason_text(reason, lang), text, "{reason} in {lang:?}");

@@ -92,8 +92,8 @@ pub async fn pay(
         Ok(return_url) => Ok(web::Json(PayAnswer { return_url })),
         Err(SettleError::NotFound) => Err(ApiError::not_found("支付记录不存在", "No such payment")),
         Err(SettleError::Expired) => Err(ApiError::conflict(
-            "支付已超时，无法支付",
-            "This payment has expired and cannot be paid",
+            "该支付已关闭，无法支付",
+            "This payment is closed and cannot be paid",
         )),
         Err(SettleError::AlreadySettled) => Err(ApiError::conflict(
             "该支付已处理，无法再次支付",

@@ -215,6 +215,10 @@ async fn store_move(
         .await?;
     let mut refund = None;
     if done.transition.refund {
+        // Like a customer's cancel: a cashier tab still open takes no money for a refused order.
+        if let Err(e) = state.payments.close_open_attempts(&order_no).await {
+            tracing::warn!(error = %e, order_no, "open attempts left to their expiry");
+        }
         refund = Some(match state.payments.refund_order(&order_no).await {
             Ok(_) => {
                 let rows = state.payments.repo().for_order(&order_no).await?;

@@ -5,7 +5,9 @@
 //! Every interleaving is the model test's (`payment_model`).
 
 use crate::helpers::spawn_app;
-use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
+use crate::payments::{
+    create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
+};
 use actors::domain::settlement::REFUND_RETRY_FIRST_MS;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -215,4 +217,158 @@ async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
         ),
         (Some("refunded"), Some("订单已取消"))
     );
+}
+
+/// The customer cancels an unpaid order while two cashier tabs are still open, one of them
+/// already paid at the provider (its notify lost). Cancelling closes what can still be paid:
+/// the paid one is refunded as cancelled, the other closed at the provider (its cashier takes
+/// no money any more), and the order keeps nothing.
+#[tokio::test]
+async fn cancelling_an_unpaid_order_closes_its_open_attempts() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370014").await;
+    let paid = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let open = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.lose_next_notify();
+    assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
+    assert_eq!(order(&app, &token, &order_no).await["state"], 5, "not told");
+
+    let cancelled = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(cancelled.assert_ok()["state"], 3);
+    let p = payment_in(&app, &token, &paid, "zh").await;
+    assert_eq!(
+        (p["state"].as_str(), p["refundReason"].as_str()),
+        (Some("refunded"), Some("订单已取消"))
+    );
+    let o = payment_in(&app, &token, &open, "en").await;
+    assert_eq!(
+        (o["state"].as_str(), o["failReason"].as_str()),
+        (
+            Some("closed"),
+            Some("The order was cancelled; this payment is closed")
+        )
+    );
+    // The tab left open takes no money for the cancelled order, and says so.
+    let refused = pay_at_cashier(&app, &open, "success").await;
+    refused.assert_error(409, "409");
+    assert_eq!(refused.body["errMsg"], "该支付已关闭，无法支付");
+    let detail = order(&app, &token, &order_no).await;
+    assert_eq!(detail["paidAmount"], 0.0);
+    assert!(detail["payments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["state"] == "refunded" || p["state"] == "closed"));
+    // Expiry later finds nothing open.
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 0);
+}
+
+/// A provider that cannot answer when the order is cancelled: the cancel still goes through,
+/// and the attempt is left to its expiry, which closes it (never guessing it unpaid).
+#[tokio::test]
+async fn a_cancel_while_the_provider_is_down_leaves_the_attempt_to_expiry() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370015").await;
+    let id = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
+    sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
+        "down".into(),
+    ));
+    let cancelled = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    let cancelled = cancelled.assert_ok();
+    assert_eq!(
+        (
+            cancelled["state"].as_u64(),
+            cancelled["payment"]["state"].as_str()
+        ),
+        (Some(3), Some("pending"))
+    );
+    app.clock.advance_ms(31 * 60_000);
+    assert_eq!(app.app_state.payments.expire_due().await.unwrap(), 1);
+    let o = order(&app, &token, &order_no).await;
+    assert_eq!(
+        (o["state"].as_u64(), o["payment"]["state"].as_str()),
+        (Some(3), Some("closed"))
+    );
+    pay_at_cashier(&app, &id, "success")
+        .await
+        .assert_error(409, "409");
+}
+
+async fn payment_in(app: &crate::helpers::TestApp, token: &str, id: &str, lang: &str) -> Value {
+    app.call(
+        Method::GET,
+        &format!("/api/v1/payments/{id}"),
+        None,
+        Some(token),
+        &[("Accept-Language", lang)],
+    )
+    .await
+    .assert_ok()
+    .clone()
+}
+
+/// The store refuses a paid order while a second cashier tab is still open: the paid attempt
+/// is refunded as refused, the open one closed at the provider, so it takes no money either.
+#[tokio::test]
+async fn a_refused_order_closes_its_open_attempts() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370016").await;
+    let paid = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let open = create_payment(&app, &token, &order_no).await["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
+    until_state(&app, &token, &order_no, 6).await;
+    let store = order(&app, &token, &order_no).await["storeCode"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let staff = tablet_login(&app, &store).await;
+    app.post(
+        &format!("/api/v1/tablet/orders/{order_no}/refuse"),
+        &json!({"reason": "太忙"}),
+        Some(&staff),
+    )
+    .await
+    .assert_ok();
+    let p = payment_in(&app, &token, &paid, "en").await;
+    assert_eq!(
+        (p["state"].as_str(), p["refundReason"].as_str()),
+        (Some("refunded"), Some("Refused by the store"))
+    );
+    assert_eq!(
+        payment_in(&app, &token, &open, "zh").await["state"],
+        "closed"
+    );
+    pay_at_cashier(&app, &open, "success")
+        .await
+        .assert_error(409, "409");
 }

@@ -13,6 +13,23 @@ use crate::providers::payment::{
     CloseOutcome, PaymentError, ProviderPaymentStatus, TRADE_NOT_EXIST,
 };
 
+/// Why an open attempt is closed: its time ran out, or the customer cancelled the order
+/// (recorded as the row's `fail_reason`, told in the payer's language).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseReason {
+    Expired,
+    OrderCancelled,
+}
+
+impl CloseReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CloseReason::Expired => "expired",
+            CloseReason::OrderCancelled => "order_cancelled",
+        }
+    }
+}
+
 /// Attempts that can still be paid or whose expiry has not run yet.
 fn open(state: &str) -> bool {
     matches!(state, "created" | "pending" | "failed")
@@ -43,9 +60,35 @@ impl PaymentService {
         Ok(done)
     }
 
+    /// Closes every attempt of a cancelled order that could still be paid, the way expiry
+    /// does (asked, then closed at the provider; one paid meanwhile settles and, the order
+    /// being cancelled, is refunded), so a cashier left open cannot take money for an order
+    /// that no longer exists. Answers how many it settled or closed; an attempt the provider
+    /// could not answer for is left to its own expiry.
+    pub async fn close_open_attempts(&self, order_no: &str) -> Result<usize, PayFailure> {
+        let mut done = 0;
+        for p in self.repo.for_order(order_no).await? {
+            if !open(&p.state) {
+                continue;
+            }
+            match self.close_one(&p, CloseReason::OrderCancelled).await {
+                Ok(true) => done += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, payment = %p.payment_id, "closing an attempt of a cancelled order left to its expiry")
+                }
+            }
+        }
+        Ok(done)
+    }
+
     /// One attempt's expiry: asked, then closed at the provider, then here. False when it had
     /// already been settled or closed by someone else.
     pub(super) async fn expire_one(&self, p: &PaymentRow) -> Result<bool, PayFailure> {
+        self.close_one(p, CloseReason::Expired).await
+    }
+
+    async fn close_one(&self, p: &PaymentRow, reason: CloseReason) -> Result<bool, PayFailure> {
         let paid = match self.provider.query(&p.payment_id).await {
             Ok(ProviderPaymentStatus::Paid {
                 trade_no, amount, ..
@@ -69,13 +112,13 @@ impl PaymentService {
             self.settle_paid(&p.payment_id, &trade_no, amount).await?;
             return Ok(true);
         }
-        self.mark_closed(p).await
+        self.mark_closed(p, reason).await
     }
 
     /// The attempt is closed at the provider: closed here, and the order cancelled unless
     /// another attempt is still open (its own expiry decides then) or paid it (the order's
     /// state machine refuses the move).
-    async fn mark_closed(&self, p: &PaymentRow) -> Result<bool, PayFailure> {
+    async fn mark_closed(&self, p: &PaymentRow, reason: CloseReason) -> Result<bool, PayFailure> {
         let now = self.clock.now_ms();
         let mut p = p.clone();
         let mut closed = false;
@@ -85,7 +128,7 @@ impl PaymentService {
             }
             let change = PaymentChange {
                 state: "closed".into(),
-                fail_reason: Some("expired".into()),
+                fail_reason: Some(reason.as_str().into()),
                 ..PaymentChange::default()
             };
             if self.repo.change(&p, &change, now).await? {
@@ -100,6 +143,11 @@ impl PaymentService {
         }
         if !closed {
             return Err(PayFailure::Contended);
+        }
+        if reason == CloseReason::OrderCancelled {
+            // The order is cancelled already: nothing to move.
+            self.announce(&p, PaymentOutcome::Closed, now).await;
+            return Ok(true);
         }
         // Read after our own close: of two attempts closing at once, the later reader sees
         // both closed and cancels.

@@ -129,7 +129,7 @@ impl SettleOutcome {
 pub enum SettleError {
     #[error("no such sandbox payment")]
     NotFound,
-    /// Past `expires_at` unpaid: the attempt is closed.
+    /// Past `expires_at` unpaid, or closed (its time ran out, or the order was cancelled).
     #[error("the sandbox payment has expired")]
     Expired,
     /// Settled before with another outcome (the same outcome again is answered as before).
