@@ -29,11 +29,21 @@ export default defineConfig({
     sourcemap: false,
     // dist/.vite/manifest.json: which chunks each entry and route pulls in (scripts/bundle-budget.mjs).
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically in one chunk: the home page's first load is
+          // one gzip stream (1.6 KB less than the six small shared chunks made otherwise) and one
+          // request. Route chunks import what they share with it from it.
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     css: false,
     restoreMocks: true,
   },

@@ -5,6 +5,16 @@ const DICTIONARY = /[\\/]src[\\/]lib[\\/]i18n[\\/](zh|en)\w*\.ts$/;
 /** A string that looks like a key, or a key's prefix before an expression (`store.status.${s}`, 'x.' + n). */
 const KEY_LIKE = /["'`]([A-Za-z]\w*(?:\.\w+)*\.?)(?=["'`]|\$\{)/g;
 
+/** The keys of `keys` that `code` names in a string, or completes at run time from a named prefix. */
+export function keysUsed(code: string, keys: ReadonlySet<string>): string[] {
+  const used: string[] = [];
+  for (const [, text] of code.matchAll(KEY_LIKE)) {
+    if (!text) continue;
+    if (text.endsWith('.') ? [...keys].some((k) => k.startsWith(text)) : keys.has(text)) used.push(text);
+  }
+  return used;
+}
+
 /**
  * Fails the build when the home page's first load (the entry chunk and the chunks it imports
  * statically) uses a word of the pages' dictionaries (src/lib/i18n/zhPages.ts), which come later
@@ -32,11 +42,7 @@ export function firstLoadWords(pageKeys: readonly string[]): Plugin {
       for (const file of first) {
         for (const [id, module] of Object.entries(chunks.get(file)?.modules ?? {})) {
           if (DICTIONARY.test(id) || !module.code) continue;
-          for (const [, text] of module.code.matchAll(KEY_LIKE)) {
-            if (!text) continue;
-            const hit = text.endsWith('.') ? [...keys].some((k) => k.startsWith(text)) : keys.has(text);
-            if (hit) found.push(`${text} (${id.replace(/.*[\\/]src[\\/]/, 'src/')})`);
-          }
+          for (const text of keysUsed(module.code, keys)) found.push(`${text} (${id.replace(/.*[\\/]src[\\/]/, 'src/')})`);
         }
       }
       if (found.length > 0) {
