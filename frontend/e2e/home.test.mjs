@@ -132,4 +132,22 @@ describe('the home page first load', () => {
       await close();
     }
   });
+
+  for (const lang of ['zh', 'en']) {
+    test(`a first page other than home has its words with its chunk (${lang}, /findStore)`, async () => {
+      const { page, problems, close } = await openBrowser();
+      try {
+        if (lang === 'en') await page.addInitScript(() => localStorage.setItem('pz:lang', JSON.stringify({ v: 'en', e: null })));
+        await page.goto(server.base + '/findStore');
+        // The finder's tabs are words of the pages' part (zhPages.ts / enPages.ts).
+        await page.getByText(lang === 'zh' ? '按城市' : 'By city').first().waitFor({ timeout: 15_000 });
+        const text = await page.locator('#root').innerText();
+        assert.doesNotMatch(text, RAW_KEY);
+        if (lang === 'en') assert.doesNotMatch(text, /按城市|附近|选择门店/);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+  }
 });

@@ -5,6 +5,9 @@ import { useStoreSelection } from '@/features/store';
 import { addHeaderProvider, forgetCartToken, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
 import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket';
 
+/** The cart's state, from its chunk (not in the home page's first load). */
+const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
+
 /**
  * Wires the account into the api client (lib knows no feature): the bearer token, and the
  * address of the order in progress as X-Selected-Address-Id. The "/" socket's handshake
@@ -16,9 +19,6 @@ import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket
  * cart into the user's) and re-reads the cart; a logout forgets the cart shown. The cart store is
  * fetched for that (a chunk the pages that show the cart share).
  */
-/** The cart's state, from its chunk (not in the home page's first load). */
-const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
-
 export function wireApiSession(): void {
   setAuthTokenGetter(() => useAccount.getState().token);
   setSocketAuth('/', () => useAccount.getState().token);
