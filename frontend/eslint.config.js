@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['vite.config.ts'],
+    files: ['vite.config.ts', 'scripts/*.ts'],
     extends: [...tseslint.configs.recommended],
   },
 );

@@ -4,7 +4,7 @@ import { Component, type ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useI18n } from '@/lib/i18n';
 import { ChunkLoadError, RELOAD_KEY } from './chunkLoad';
-import { ChunkFailed, RouteSuspense, lazyRoute } from './lazyRoute';
+import { ChunkFailed, QuietSuspense, RouteSuspense, lazyRoute } from './lazyRoute';
 
 function Throws({ error }: { error: unknown }): ReactNode {
   throw error;
@@ -88,5 +88,44 @@ describe('RouteSuspense', () => {
     // Three tries, 0.5 s and 1.5 s apart (real timers: the retry pauses are short).
     expect(await screen.findByTestId('chunk-failed', undefined, { timeout: 4000 })).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('QuietSuspense', () => {
+  it('shows nothing while the chunk comes, then its part of the layout', async () => {
+    let resolve: (m: { Dialogs: () => ReactNode }) => void = () => undefined;
+    const Dialogs = lazyRoute(() => new Promise<{ Dialogs: () => ReactNode }>((r) => (resolve = r)), 'Dialogs');
+    const { container } = render(
+      <QuietSuspense>
+        <Dialogs />
+      </QuietSuspense>,
+    );
+    expect(container).toBeEmptyDOMElement();
+    await act(async () => resolve({ Dialogs: () => <p>the dialogs</p> }));
+    expect(await screen.findByText('the dialogs')).toBeInTheDocument();
+  });
+
+  it('shows nothing for a chunk failure: the page beside it stays', () => {
+    render(
+      <>
+        <p>the page</p>
+        <QuietSuspense>
+          <Throws error={new ChunkLoadError(new TypeError('Failed to fetch'), false)} />
+        </QuietSuspense>
+      </>,
+    );
+    expect(screen.getByText('the page')).toBeInTheDocument();
+    expect(screen.queryByTestId('chunk-failed')).toBeNull();
+  });
+
+  it('passes any other error on', () => {
+    render(
+      <Outer>
+        <QuietSuspense>
+          <Throws error={new Error('a bug, not a chunk')} />
+        </QuietSuspense>
+      </Outer>,
+    );
+    expect(screen.getByText('outer: Error: a bug, not a chunk')).toBeInTheDocument();
   });
 });

@@ -1,18 +1,20 @@
 import { Component, Suspense, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Loading } from '@/components/Loading';
-import { useT } from '@/lib/i18n';
+import { loadPageWords, useT } from '@/lib/i18n';
 import { isChunkLoadError, loadChunk } from './chunkLoad';
 
 /**
  * One component of a route chunk, loaded on first render through loadChunk (retries, then one
- * reload). Several components of one module share its chunk: the import is the same.
+ * reload), together with the pages' words (the entry has only the first screen's). Several
+ * components of one module share its chunk: the import is the same.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any props: the component's own type is kept
 export function lazyRoute<M extends Record<K, ComponentType<any>>, K extends keyof M>(
   load: () => Promise<M>,
   name: K,
 ): LazyExoticComponent<M[K]> {
-  return lazy(async () => ({ default: (await loadChunk(load))[name] }));
+  const withWords = () => Promise.all([load(), loadPageWords()]).then(([module]) => module);
+  return lazy(async () => ({ default: (await loadChunk(withWords))[name] }));
 }
 
 let prefetched = false;
@@ -63,12 +65,21 @@ export function ChunkFailed({ onReload = () => window.location.reload() }: { onR
   );
 }
 
+/** A part of the layout beside the page (dialogs): nothing while its chunk comes, nor if it does not. */
+export function QuietSuspense({ children }: { children: ReactNode }) {
+  return (
+    <ChunkErrorBoundary quiet>
+      <Suspense fallback={null}>{children}</Suspense>
+    </ChunkErrorBoundary>
+  );
+}
+
 interface BoundaryState {
   error: unknown;
 }
 
 /** Shows chunk failures; any other error is thrown on to whatever handled it before. */
-class ChunkErrorBoundary extends Component<{ children: ReactNode }, BoundaryState> {
+class ChunkErrorBoundary extends Component<{ children: ReactNode; quiet?: boolean }, BoundaryState> {
   override state: BoundaryState = { error: null };
 
   static getDerivedStateFromError(error: unknown): BoundaryState {
@@ -78,7 +89,7 @@ class ChunkErrorBoundary extends Component<{ children: ReactNode }, BoundaryStat
   override render() {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    if (isChunkLoadError(error)) return <ChunkFailed />;
+    if (isChunkLoadError(error)) return this.props.quiet ? null : <ChunkFailed />;
     throw error;
   }
 }

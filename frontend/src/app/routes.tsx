@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { GuestOnly, RequireLogin } from '@/features/account';
+import { loadPageWords } from '@/lib/i18n';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
 import { lazyRoute, prefetchWhenIdle } from './lazyRoute';
@@ -8,8 +9,8 @@ import { HomeRoute } from './routes/HomeRoute';
 
 // Route chunks (frontend/README.md "Chunks"): the home page is in the entry chunk; each group
 // below is fetched the first time one of its pages is shown, and the ordering path (menu, product,
-// search, store finder) as soon as the home page is idle, so its first tap does not wait. The budget
-// script (scripts/bundle-budget.mjs) weighs the home page's first load.
+// search, store finder) and the pages' words as soon as the home page is idle, so its first tap
+// does not wait. The budget script (scripts/bundle-budget.mjs) weighs the home page's first load.
 const menu = () => import('./routes/MenuRoute');
 const MenuRoute = lazyRoute(menu, 'MenuRoute');
 const product = () => import('./routes/ProductRoute');
@@ -18,7 +19,7 @@ const search = () => import('./routes/SearchRoute');
 const SearchRoute = lazyRoute(search, 'SearchRoute');
 const findStore = () => import('./routes/FindStoreRoute');
 const FindStoreRoute = lazyRoute(findStore, 'FindStoreRoute');
-const ORDERING_PATH = [menu, product, search, findStore];
+const ORDERING_PATH = [menu, product, search, findStore, loadPageWords];
 
 const tablet = () => import('./routes/TabletRoutes');
 const TabletBoardRoute = lazyRoute(tablet, 'TabletBoardRoute');

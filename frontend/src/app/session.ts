@@ -1,10 +1,12 @@
 import { useCallback } from 'react';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
-import { useCart } from '@/features/cart';
 import { useStoreSelection } from '@/features/store';
-import { addHeaderProvider, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
+import { addHeaderProvider, forgetCartToken, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
 import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket';
+
+/** The cart's state, from its chunk (not in the home page's first load). */
+const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
 
 /**
  * Wires the account into the api client (lib knows no feature): the bearer token, and the
@@ -14,7 +16,8 @@ import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket
  * (`user:{id}`, `cart:{token}`) for `cart:updated`.
  *
  * The cart follows the session: a login forgets the visitor's cart token (the server merged that
- * cart into the user's) and re-reads the cart; a logout forgets the cart shown.
+ * cart into the user's) and re-reads the cart; a logout forgets the cart shown. The cart store is
+ * fetched for that (a chunk the pages that show the cart share).
  */
 export function wireApiSession(): void {
   setAuthTokenGetter(() => useAccount.getState().token);
@@ -27,8 +30,11 @@ export function wireApiSession(): void {
   onCartTokenChange(() => reconnectSocket('/'));
   useAccount.subscribe((state, prev) => {
     if (state.token === prev.token) return;
-    if (state.token && !prev.token) void useCart.getState().afterLogin();
-    else if (!state.token) useCart.getState().reset();
+    if (state.token && !prev.token) {
+      // At once: no request of the signed-in user may still carry the visitor's cart token.
+      forgetCartToken();
+      void cartState().then((cart) => cart.afterLogin());
+    } else if (!state.token) void cartState().then((cart) => cart.reset());
     reconnectSocket('/');
   });
 }

@@ -2,16 +2,18 @@ import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ConnectionBadge } from '@/components/ConnectionBadge';
 import { ToastHost, showToast } from '@/components/Toast';
-import { SessionDialogs, rememberRedirect, useAccount } from '@/features/account';
+import { rememberRedirect, useAccount } from '@/features/account';
 import { resetSelectedAddress } from '@/features/address';
 import { statusPath, usePayResume } from '@/features/payment';
 import { resetStoreSelection } from '@/features/store';
 import { onAuthError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
-import { RouteSuspense } from '../lazyRoute';
+import { QuietSuspense, RouteSuspense, lazyRoute } from '../lazyRoute';
 import { isGrayPage, usePageSwitch } from '../pageSwitch';
 import { routeMeta } from '../routeMeta';
 import { clearUserData } from '../session';
+
+const SessionDialogs = lazyRoute(() => import('./sessionDialogs'), 'SessionDialogs');
 
 /** The page column (10rem: the viewport on phones, 340 px centred on desktop), page slides by level. */
 export function AppLayout() {
@@ -24,6 +26,7 @@ export function AppLayout() {
     prevLevel.current = meta.level;
   }, [meta.level]);
 
+  const signedIn = useAccount((s) => s.token !== null);
   const switches = usePageSwitch();
   const gray = isGrayPage(switches.grayPageList, location.pathname, meta.pageCode);
   useEffect(() => {
@@ -75,7 +78,12 @@ export function AppLayout() {
           <Outlet />
         </RouteSuspense>
       </div>
-      <SessionDialogs onSignedOut={clearUserData} />
+      {/* Signed in: GET /me and, when due, the privacy and SMS dialogs (a chunk of their own). */}
+      {signedIn && (
+        <QuietSuspense>
+          <SessionDialogs onSignedOut={clearUserData} />
+        </QuietSuspense>
+      )}
       {/* Shows nothing until a feature opens the "/" socket (it never opens one itself). */}
       <ConnectionBadge namespace="/" />
       <ToastHost />

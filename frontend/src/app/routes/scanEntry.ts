@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { showToast } from '@/components/Toast';
-import { CART_ERROR_TOAST_MS, useCart } from '@/features/cart';
 import { getStore, useStoreSelection } from '@/features/store';
 import type { ScanInput } from '@/types/api';
 
@@ -37,6 +36,8 @@ export function useScanEntry(): boolean {
     const pathname = location.pathname;
     void (async () => {
       try {
+        // The cart store is a chunk of its own: only a scan needs it here.
+        const { useCart, CART_ERROR_TOAST_MS } = await import('../cartStore');
         const result = await useCart.getState().scan(input);
         if (!result.ok) {
           if (!result.blocked) showToast(result.error.message, CART_ERROR_TOAST_MS);

@@ -13,4 +13,4 @@ export { PrivacyConsentDialog } from './components/PrivacyConsentDialog';
 export { RequireLogin, GuestOnly } from './components/RequireLogin';
 export { useAccount, useLoggedIn, getToken, resetAccount } from './store/session';
 export { rememberRedirect, takeRedirect, peekRedirect, REDIRECT_TTL_S } from './store/redirect';
-export { maskPhone } from './validation';
+export { maskPhone } from './maskPhone';

@@ -7,7 +7,7 @@
  *
  * This module never opens a socket: it uses one only when a feature has opened it.
  */
-import { emitWithAck, isSocketConnected, socketStatusStore, type TimeSyncAck } from '../socket';
+import { getSocketStatus, socketStatusStore, type TimeSyncAck } from '../socket';
 import { getServerTime } from '../system';
 import { monotonicNow, setClockOffset } from './offset';
 
@@ -94,6 +94,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function socketSample(): Promise<ClockSample | null> {
+  // A connected "/" means a page has loaded the socket module (not part of the home page's first
+  // load), so this import costs nothing then; otherwise the module is not fetched for the clock.
+  if (getSocketStatus('/').status !== 'connected') return null;
+  const { emitWithAck, isSocketConnected } = await import('../socket/socket');
   const samples: ClockSample[] = [];
   for (let i = 0; i < SOCKET_SAMPLES; i += 1) {
     if (!isSocketConnected('/')) break;

@@ -1,9 +1,11 @@
 import { act } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../storage';
 import { en } from './en';
+import { enPages } from './enPages';
 import { getLang, interpolate, reloadLang, t, translate, useI18n } from './index';
 import { zh } from './zh';
+import { zhPages } from './zhPages';
 
 describe('translate', () => {
   const dicts = {
@@ -27,9 +29,12 @@ describe('translate', () => {
 });
 
 describe('dictionaries', () => {
-  it('en has every zh key and no key zh lacks', () => {
-    const zhKeys = Object.keys(zh).sort();
-    expect(Object.keys(en).sort()).toEqual(zhKeys);
+  it('en has every zh key and no key zh lacks, in each part', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort());
+    expect(Object.keys(enPages).sort()).toEqual(Object.keys(zhPages).sort());
+  });
+  it('puts each key in one part only', () => {
+    expect(Object.keys(zh).filter((key) => key in zhPages)).toEqual([]);
   });
   it('has the client error messages of the spec in both languages', () => {
     expect(translate('zh', 'err.network')).toBe('网络异常，请稍后再试！');
@@ -57,5 +62,42 @@ describe('language state', () => {
     storage.set('lang', 'fr');
     reloadLang();
     expect(getLang()).toBe('zh');
+  });
+});
+
+describe('the pages\' words', () => {
+  // A fresh module: the test set-up has loaded every part of the shared one.
+  async function freshI18n() {
+    vi.resetModules();
+    return import('./index');
+  }
+
+  it('come with loadPageWords: before, a page key is shown as itself; the first screen is there', async () => {
+    const i18n = await freshI18n();
+    expect(i18n.t('home.startTitle')).toBe(zh['home.startTitle']);
+    expect(i18n.t('tablet.alarm')).toBe('tablet.alarm');
+    await i18n.loadPageWords();
+    expect(i18n.t('tablet.alarm')).toBe(zhPages['tablet.alarm']);
+  });
+
+  it('in English: the first screen with loadDictionary, the pages with loadPageWords, and a switch after loads both', async () => {
+    storage.set('lang', 'en');
+    const i18n = await freshI18n();
+    await i18n.loadDictionary('en');
+    expect(i18n.t('home.startTitle')).toBe(en['home.startTitle']);
+    expect(i18n.t('tablet.alarm')).toBe('tablet.alarm');
+    await i18n.loadPageWords();
+    expect(i18n.t('tablet.alarm')).toBe(enPages['tablet.alarm']);
+
+    storage.set('lang', 'zh');
+    const fresh = await freshI18n();
+    await fresh.loadPageWords();
+    expect(fresh.t('tablet.alarm')).toBe(zhPages['tablet.alarm']);
+    act(() => fresh.useI18n.getState().setLang('en'));
+    // The language changes once both of its parts are here, not before.
+    expect(fresh.getLang()).toBe('zh');
+    await vi.waitFor(() => expect(fresh.getLang()).toBe('en'));
+    expect(fresh.t('tablet.alarm')).toBe(enPages['tablet.alarm']);
+    expect(fresh.t('home.startTitle')).toBe(en['home.startTitle']);
   });
 });

@@ -3,17 +3,22 @@
  * A key missing in the current language falls back to zh, then to the key itself.
  * The language is kept in localStorage (spec account §1) and sent as Accept-Language.
  *
- * zh ships with the app; en is a chunk of its own, fetched before the first render when it is the
- * saved language and otherwise on the switch to it (a Chinese visitor never downloads it): the
- * language changes once its words are here, so no screen shows half of each.
+ * Each language's words come in two parts (frontend/README.md "Chunks"): the first screen's
+ * (zh.ts, en.ts: the home page, the layout, errors, page titles) and the other pages'
+ * (zhPages.ts, enPages.ts). zh's first part ships with the app; every other part is a chunk of its
+ * own. English's first part is fetched before the first render when it is the saved language, and
+ * otherwise on the switch to it (a Chinese visitor never downloads it); the pages' words come with
+ * the first page chunk (loadPageWords), zh's always (the fallback) and en's when English is on.
+ * The language changes once its words are here, so no screen shows half of each.
  */
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import { storage } from '../storage';
-import { zh, type MessageKey } from './zh';
+import { zh, type FirstScreenKey } from './zh';
+import type { PageKey } from './zhPages';
 
 export type Lang = 'zh' | 'en';
-export type { MessageKey };
+export type MessageKey = FirstScreenKey | PageKey;
 export type Dictionary = Partial<Record<MessageKey, string>>;
 export type TParams = Record<string, string | number>;
 export type TFunction = (key: MessageKey, params?: TParams) => string;
@@ -22,25 +27,69 @@ export const LANGS: readonly Lang[] = ['zh', 'en'];
 export const DEFAULT_LANG: Lang = 'zh';
 const LANG_KEY = 'lang';
 
-const dictionaries: Record<Lang, Dictionary> = { zh, en: {} };
-const loaded = new Set<Lang>(['zh']);
-let enLoading: Promise<void> | null = null;
+type Part = 'first' | 'pages';
+const PARTS: Record<Lang, Record<Part, (() => Promise<Dictionary>) | null>> = {
+  zh: { first: null, pages: () => import('./zhPages').then((m) => m.zhPages) },
+  en: { first: () => import('./en').then((m) => m.en), pages: () => import('./enPages').then((m) => m.enPages) },
+};
 
-/** Makes `lang`'s words available; resolves once they are (or, the chunk failing, with zh as the fallback). */
+const dictionaries: Record<Lang, Dictionary> = { zh: { ...zh }, en: {} };
+const loaded = new Set<string>(['zh:first']);
+const loading = new Map<string, Promise<void>>();
+/** Whether a page chunk has asked for the pages' words: from then on a language is its two parts. */
+let pagesWanted = false;
+
+/** One part of one language, fetched once; a failure is forgotten, so the next call tries again. */
+function loadPart(lang: Lang, part: Part): Promise<void> {
+  const id = `${lang}:${part}`;
+  const fetchPart = PARTS[lang][part];
+  if (loaded.has(id) || !fetchPart) return Promise.resolve();
+  let pending = loading.get(id);
+  if (!pending) {
+    pending = fetchPart().then(
+      (words) => {
+        Object.assign(dictionaries[lang], words);
+        loaded.add(id);
+        loading.delete(id);
+      },
+      (error: unknown) => {
+        loading.delete(id);
+        throw error;
+      },
+    );
+    loading.set(id, pending);
+  }
+  return pending;
+}
+
+function partsWanted(): Part[] {
+  return pagesWanted ? ['first', 'pages'] : ['first'];
+}
+
+function isReady(lang: Lang): boolean {
+  return partsWanted().every((part) => loaded.has(`${lang}:${part}`) || !PARTS[lang][part]);
+}
+
+/**
+ * Makes `lang`'s words available (the first screen's, and the pages' once a page asked for them);
+ * resolves once they are or, a chunk failing, with zh as the fallback (tried again at the next call).
+ */
 export function loadDictionary(lang: Lang): Promise<void> {
-  if (loaded.has(lang)) return Promise.resolve();
-  enLoading ??= import('./en').then(
-    (m) => {
-      dictionaries.en = m.en;
-      loaded.add('en');
-    },
-    (error: unknown) => {
-      // Tried again at the next switch; meanwhile every key falls back to zh.
-      enLoading = null;
-      console.error('the English dictionary did not load', error);
-    },
+  return Promise.all(partsWanted().map((part) => loadPart(lang, part))).then(
+    () => undefined,
+    (error: unknown) => console.error(`the ${lang} dictionary did not load`, error),
   );
-  return enLoading;
+}
+
+/**
+ * The words of the pages beyond the first screen, for a page chunk: zh's, which every language
+ * falls back to, and the current language's. Rejects when zh's do not come, so that the page's
+ * chunk load retries (src/app/chunkLoad.ts); English's failing leaves its keys to zh.
+ */
+export function loadPageWords(): Promise<void> {
+  pagesWanted = true;
+  const lang = getLang();
+  return Promise.all([loadPart('zh', 'pages'), lang === 'zh' ? undefined : loadDictionary(lang)]).then(() => undefined);
 }
 
 export function isLang(value: unknown): value is Lang {
@@ -82,7 +131,7 @@ export const useI18n = create<I18nState>((set) => ({
   setLang: (lang) => {
     storage.set(LANG_KEY, lang);
     requested = lang;
-    if (loaded.has(lang)) set({ lang });
+    if (isReady(lang)) set({ lang });
     // A switch back while the words were on their way wins.
     else void loadDictionary(lang).then(() => requested === lang && set({ lang }));
   },

@@ -2,10 +2,7 @@ export {
   getSocket,
   peekSocket,
   isSocketConnected,
-  reconnectSocket,
   closeSocket,
-  setSocketAuth,
-  setSocketAuthExtra,
   onResync,
   subscribe,
   emit,
@@ -17,7 +14,8 @@ export {
   SOCKET_OPTIONS,
   DEFAULT_ACK_TIMEOUT_MS,
 } from './socket';
-export type { TokenGetter, AuthExtra, ResyncReason, ResyncListener } from './socket';
+export type { ResyncReason, ResyncListener } from './socket';
+export { setSocketAuth, setSocketAuthExtra, reconnectSocket, type TokenGetter, type AuthExtra } from './handshake';
 export { useSocketStatus, getSocketStatus, socketStatusStore } from './status';
 export type { SocketStatus, OfflineReason, NamespaceStatus } from './status';
 export { NAMESPACES } from './events';

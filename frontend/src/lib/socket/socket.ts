@@ -12,7 +12,8 @@
  *   server could not recover (`socket.recovered === false`): missed events are lost and server-side
  *   rooms are gone, so features re-watch and reload their REST snapshot.
  *
- * lib code: it knows no feature; the app layer installs the token getter (`setSocketAuth`).
+ * lib code: it knows no feature; the app layer installs the token getter (`setSocketAuth`,
+ * handshake.ts: this module is a chunk of the pages that go live, not of the home page's first load).
  *
  * socket.io-client itself is a chunk of its own, fetched the first time a namespace is asked for
  * (no home page needs it: it is 15 KB of the first load's gzipped JavaScript otherwise). Until it
@@ -21,6 +22,7 @@
  */
 import type { Socket, io as ioFunction } from 'socket.io-client';
 import { NAMESPACES, type Namespace, type ServerPayload } from './events';
+import { handshakeAuth, resetHandshake, setReconnector, setSocketAuth, type TokenGetter } from './handshake';
 import { getSocketStatus, resetSocketStatus, setNamespaceStatus } from './status';
 
 export const SOCKET_PATH = '/socket.io/';
@@ -42,9 +44,6 @@ export const SOCKET_OPTIONS = {
 
 export const DEFAULT_ACK_TIMEOUT_MS = 5000;
 
-export type TokenGetter = () => string | null | undefined;
-/** More handshake `auth` fields, read at every (re)connect (e.g. a visitor's `cartToken`). */
-export type AuthExtra = () => Record<string, string | null | undefined>;
 export type ResyncReason = 'initial' | 'not-recovered';
 export type ResyncListener = (info: { namespace: Namespace; reason: ResyncReason }) => void;
 
@@ -88,8 +87,6 @@ export function loadSocketClient(): Promise<void> {
 const ignore = (): void => undefined;
 
 const sockets = new Map<Namespace, Socket>();
-const tokenGetters = new Map<Namespace, TokenGetter>();
-const authExtras = new Map<Namespace, AuthExtra>();
 const resyncListeners = new Map<Namespace, Set<ResyncListener>>(NAMESPACES.map((ns) => [ns, new Set()]));
 /** Namespaces connected at least once since the page loaded. */
 const everConnected = new Set<Namespace>();
@@ -98,29 +95,6 @@ const refused = new Set<Namespace>();
 
 function browserOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
-}
-
-/** Where the handshake token of a namespace comes from (null: none; visitors may connect to "/"). */
-export function setSocketAuth(ns: Namespace, getter: TokenGetter | null): void {
-  if (getter) tokenGetters.set(ns, getter);
-  else tokenGetters.delete(ns);
-}
-
-/**
- * Extra handshake `auth` fields of a namespace (null: none). Empty values are left out. A change
- * takes effect at the next connect: call `reconnectSocket` when the server must see it now.
- */
-export function setSocketAuthExtra(ns: Namespace, extra: AuthExtra | null): void {
-  if (extra) authExtras.set(ns, extra);
-  else authExtras.delete(ns);
-}
-
-function handshakeAuth(ns: Namespace): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(authExtras.get(ns)?.() ?? {})) if (v) out[k] = v;
-  const token = tokenGetters.get(ns)?.();
-  if (token) out.token = token;
-  return out;
 }
 
 function fireResync(ns: Namespace, reason: ResyncReason): void {
@@ -216,6 +190,7 @@ function open(ns: Namespace, socket: Socket): void {
  */
 export function getSocket(ns: Namespace = '/', auth?: TokenGetter): Socket | null {
   if (auth) setSocketAuth(ns, auth);
+  setReconnector(reconnect);
   if (!io) {
     if (!wanted.has(ns)) {
       wanted.add(ns);
@@ -246,8 +221,8 @@ export function isSocketConnected(ns: Namespace = '/'): boolean {
   return sockets.get(ns)?.connected === true;
 }
 
-/** Reconnects now (a new token after login or logout, or after the server refused / gave up). */
-export function reconnectSocket(ns: Namespace = '/'): void {
+/** reconnectSocket (handshake.ts), once a namespace has been asked for. */
+function reconnect(ns: Namespace): void {
   const socket = sockets.get(ns);
   if (!socket) {
     // Asked for while the client had not come (or failed to): try fetching it again.
@@ -365,8 +340,7 @@ export function resetSockets({ client = false }: { client?: boolean } = {}): voi
     socket.disconnect();
   }
   sockets.clear();
-  tokenGetters.clear();
-  authExtras.clear();
+  resetHandshake();
   for (const set of resyncListeners.values()) set.clear();
   everConnected.clear();
   refused.clear();
