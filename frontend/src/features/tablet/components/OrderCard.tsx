@@ -4,6 +4,7 @@ import { formatClock } from '@/utils/time';
 import { advanceLabelKey, shortOrderNo, stageLabelKey } from '../stages';
 import { canUndo, formatElapsed, latenessOf, minutesTo, promiseOf, type UndoMark } from '../timing';
 import type { TabletOrder } from '../types';
+import { OrderFlags } from './OrderFlags';
 import { OrderLines } from './OrderLines';
 
 export interface OrderCardProps {
@@ -50,7 +51,6 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
         <span className="tab-card__short">#{shortOrderNo(no)}</span>
         <span className={`tab-type tab-type--${order.orderType}`}>{t(`orderType.${order.orderType === 1 ? 1 : order.orderType === 2 ? 2 : 0}`)}</span>
         {order.orderType === 2 && order.deskNo && <span className="tab-card__desk">{t('tablet.card.desk', { desk: order.deskNo })}</span>}
-        {order.isBookOrder && <span className="tab-card__book">{t('tablet.card.book')}</span>}
       </header>
       <div className="tab-card__no">{no}</div>
       {order.progress === 1 || order.progress === 40 ? <div className="tab-card__stage">{t(stageLabelKey(order.progress, order.orderType))}</div> : null}
@@ -67,6 +67,7 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
         </div>
       )}
 
+      <OrderFlags order={order} nowMs={nowMs} skip={['desk']} />
       <OrderLines order={order} />
 
       <footer className="tab-card__actions">

@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { createPortal } from 'react-dom';
+import { useServerNow } from '@/lib/clock';
+import { usePrint } from '../store/print';
+import { KitchenTicket } from './KitchenTicket';
+
+/**
+ * The print sheet: while a ticket is asked for, it is rendered outside the board (print CSS hides
+ * everything else and sizes the page to the paper) and the browser's print runs once.
+ */
+export function TicketPrinter() {
+  const ticket = usePrint((s) => s.ticket);
+  const paper = usePrint((s) => s.settings.paper);
+  const nowMs = useServerNow(60_000);
+  useEffect(() => {
+    if (!ticket) return undefined;
+    // After the sheet is painted; print() blocks until the dialog closes in most browsers.
+    const timer = window.setTimeout(() => {
+      try {
+        window.print();
+      } finally {
+        usePrint.getState().printed();
+      }
+    }, 50);
+    return () => window.clearTimeout(timer);
+  }, [ticket]);
+  if (!ticket) return null;
+  return createPortal(
+    <div className="tab-print" data-testid="tablet-print-sheet">
+      {/* The page is as wide as the roll; its length follows the ticket. */}
+      <style>{`@media print { @page { size: ${paper}mm auto; margin: 0; } }`}</style>
+      <KitchenTicket order={ticket} paper={paper} nowMs={nowMs} />
+    </div>,
+    document.body,
+  );
+}
