@@ -267,6 +267,12 @@ async fn history_lists_todays_closed_orders_of_the_store_with_search_and_pages()
     assert_eq!(list[0]["closedBy"], "customer");
     assert_eq!(list[1]["closedBy"], "store");
     assert_eq!(list[1]["closeNote"], "门店太忙");
+    assert_eq!(list[2]["closedBy"], "store");
+    assert_eq!(
+        list[2]["closeNote"],
+        Value::Null,
+        "a completion has no reason"
+    );
     assert!(!history_nos(&all).contains(&open));
 
     // Pages.

@@ -248,7 +248,9 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
             .unwrap_or_default(),
         closed_by: closing.map(|e| e.actor.clone()),
         closed_at: closing.map(|e| e.at),
+        // Only a refusal's note is a reason someone wrote; other closing notes name the move.
         close_note: closing
+            .filter(|_| row.state == crate::domain::order_machine::state::REFUSED_BY_STORE)
             .and_then(|e| e.note.clone())
             .filter(|n| !n.is_empty()),
         tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,

@@ -100,7 +100,7 @@ describe('orderFlags', () => {
     expect(orderFlags(o, zh, NOW).find((f) => f.kind === 'invoice')?.more).toEqual(['抬头：上海某某有限公司', '税号：91310000MA1FL0000X']);
     expect(kinds(o, en)).toEqual([
       'book:Booked for 13:00',
-      'cash:Cash on delivery: collect ¥85.20',
+      'cash:Collect ¥85.20 cash',
       'contactless:Contactless delivery',
       'invoice:Invoice requested',
       'tableware:3 sets of tableware',

@@ -37,7 +37,7 @@ export function OrderDetail({ order, nowMs, onClose }: { order: TabletOrder; now
       testId="tablet-detail"
       footer={
         <button type="button" className="tab-btn tab-btn--block" onClick={() => usePrint.getState().print(order)} data-testid="tablet-print">
-          🖨 {t('tablet.print')}
+          {t('tablet.print')}
         </button>
       }
     >

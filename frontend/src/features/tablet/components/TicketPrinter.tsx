@@ -6,7 +6,9 @@ import { KitchenTicket } from './KitchenTicket';
 
 /**
  * The print sheet: while a ticket is asked for, it is rendered outside the board (print CSS hides
- * everything else and sizes the page to the paper) and the browser's print runs once.
+ * everything else; the ticket is as wide as the roll's printable width) and the browser's print
+ * runs once. The page size is the printer's paper: an inline @page rule would be refused by the
+ * Content-Security-Policy (style-src 'self'), and a fixed page length would feed blank paper.
  */
 export function TicketPrinter() {
   const ticket = usePrint((s) => s.ticket);
@@ -27,8 +29,6 @@ export function TicketPrinter() {
   if (!ticket) return null;
   return createPortal(
     <div className="tab-print" data-testid="tablet-print-sheet">
-      {/* The page is as wide as the roll; its length follows the ticket. */}
-      <style>{`@media print { @page { size: ${paper}mm auto; margin: 0; } }`}</style>
       <KitchenTicket order={ticket} paper={paper} nowMs={nowMs} />
     </div>,
     document.body,
