@@ -83,6 +83,7 @@ test('the kitchen reads zh halves and flags of an order placed in en, prints it,
       window.print = () => {
         const sheet = document.querySelector('[data-testid="tablet-print-sheet"]');
         window.__printed.push({ html: sheet?.innerHTML ?? '', text: sheet?.innerText ?? '', paper: sheet?.querySelector('[data-paper]')?.getAttribute('data-paper') });
+        window.dispatchEvent(new Event('afterprint'));
       };
     });
     await tab.goto(base + '/tablet/login');

@@ -4,6 +4,8 @@ import { useServerNow } from '@/lib/clock';
 import { usePrint } from '../store/print';
 import { KitchenTicket } from './KitchenTicket';
 
+const AFTERPRINT_FALLBACK_MS = 10_000;
+
 /**
  * The print sheet: while a ticket is asked for, it is rendered outside the board (print CSS hides
  * everything else; the ticket is as wide as the roll's printable width) and the browser's print
@@ -16,15 +18,21 @@ export function TicketPrinter() {
   const nowMs = useServerNow(60_000);
   useEffect(() => {
     if (!ticket) return undefined;
-    // After the sheet is painted; print() blocks until the dialog closes in most browsers.
+    let fallback: number | undefined;
+    const done = () => usePrint.getState().printed();
+    // Some browsers (iPad Safari) return from print() before the page is printed: the sheet
+    // stays until the browser says it printed, or a while after at worst.
+    window.addEventListener('afterprint', done, { once: true });
+    // After the sheet is painted.
     const timer = window.setTimeout(() => {
-      try {
-        window.print();
-      } finally {
-        usePrint.getState().printed();
-      }
+      window.print();
+      fallback = window.setTimeout(done, AFTERPRINT_FALLBACK_MS);
     }, 50);
-    return () => window.clearTimeout(timer);
+    return () => {
+      window.clearTimeout(timer);
+      window.clearTimeout(fallback);
+      window.removeEventListener('afterprint', done);
+    };
   }, [ticket]);
   if (!ticket) return null;
   return createPortal(
