@@ -309,7 +309,7 @@ async fn attempt(
                     unit_price: l.unit,
                     count_price: l.count,
                     discount: l.discount,
-                    doc: serde_json::to_value(item).unwrap_or_default(),
+                    doc: line_doc(item, l, &snapshot),
                 })
                 .collect();
             let rules = serde_json::to_value(&dto.order_ref_rules).unwrap_or_default();
@@ -437,4 +437,29 @@ async fn attempt(
             err_msg: String::new(),
             data: answer,
         }))
+}
+
+/// The line as the customer saw it (in the request's language), and what the kitchen makes of
+/// it in the store's language (`kitchen`), built from the codes while the menu is at hand.
+fn line_doc(
+    item: &CartItemDto,
+    line: &actors::domain::cart_pricing::PricedLine,
+    snapshot: &actors::catalogue::Snapshot,
+) -> serde_json::Value {
+    let mut doc = serde_json::to_value(item).unwrap_or_default();
+    if let (Some(product), Some(obj)) = (line.product, doc.as_object_mut()) {
+        let lookup = |code: &str| snapshot.product(code);
+        let kitchen = actors::domain::kitchen::kitchen_line(
+            product,
+            &line.line.selection,
+            line.line.quantity,
+            &lookup,
+            Lang::Zh,
+        );
+        obj.insert(
+            "kitchen".into(),
+            serde_json::to_value(kitchen).unwrap_or_default(),
+        );
+    }
+    doc
 }

@@ -35,6 +35,7 @@ pub mod static_files;
 pub mod stores;
 pub mod system;
 pub mod tablet;
+pub mod tablet_history;
 pub mod tablet_store;
 
 use actix_web::{middleware, web};
@@ -118,6 +119,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(tablet::refuse)
                 .service(tablet::advance)
                 .service(tablet::undo)
+                .service(tablet_history::history)
                 .service(tablet_store::get_board)
                 .service(tablet_store::set_status)
                 .service(tablet_store::products)

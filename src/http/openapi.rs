@@ -4,7 +4,7 @@
 use super::openapi_shared;
 use super::{
     addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, me, menu, order_detail,
-    orders, payments, stores, system, tablet, tablet_store,
+    orders, payments, stores, system, tablet, tablet_history, tablet_store,
 };
 use utoipa::OpenApi;
 
@@ -34,7 +34,7 @@ use utoipa::OpenApi;
         order_detail::cancel, order_detail::refund_again, order_detail::comment,
         orders::reorder,
         tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
-        tablet::advance, tablet::undo,
+        tablet::advance, tablet::undo, tablet_history::history,
         tablet_store::get_board, tablet_store::set_status, tablet_store::products,
         tablet_store::set_availability, tablet_store::unattended,
         payments::create, payments::in_progress, payments::status, payments::notify,

@@ -15,7 +15,7 @@ use actix_web::{get, post, web, HttpRequest};
 use actors::accounts::passwords::{self, LoginKey};
 use actors::accounts::secrets::Token;
 use actors::db::staff::StaffRepo;
-use actors::domain::hours::{china_offset, china_time};
+use actors::domain::hours::start_of_china_day;
 use actors::domain::lang::Lang;
 use actors::domain::money::Fen;
 use actors::domain::order_machine::{state as s, Actor as Mover, Command};
@@ -160,11 +160,7 @@ pub async fn queue(
     if today {
         states.extend([s::COMPLETED, s::REFUSED_BY_STORE, s::CANCELLED_BY_CUSTOMER]);
     }
-    let start_of_day = china_time(state.clock.now_ms())
-        .date_naive()
-        .and_hms_opt(0, 0, 0)
-        .and_then(|d| d.and_local_timezone(china_offset()).single())
-        .map_or(0, |d| d.timestamp_millis());
+    let start_of_day = start_of_china_day(state.clock.now_ms());
     let mut list = Vec::new();
     for order_no in repo.store_queue(staff.store_code(), &states).await? {
         let (Some(row), history) = (repo.find(&order_no).await?, repo.history(&order_no).await?)

@@ -11,6 +11,7 @@ mod envelope;
 mod geo;
 mod health;
 mod helpers;
+mod kitchen;
 mod menu;
 mod metrics;
 mod nodes;

@@ -359,6 +359,41 @@ impl OrderRepo {
 }
 
 impl OrderRepo {
+    /// A store's orders in `states` last changed at or after `since` that reached the store
+    /// (paid, or cash on delivery): the tablet's history. Newest change first, with the doc the
+    /// search reads (receiver phone, desk).
+    pub async fn store_closed_since(
+        &self,
+        store_code: &str,
+        states: &[u8],
+        since: i64,
+    ) -> Result<Vec<(String, serde_json::Value)>, DbError> {
+        use crate::domain::order_machine::state as s;
+        // States are a handful of small integers: inlined as literals, never user text.
+        let list: Vec<String> = states.iter().map(|v| v.to_string()).collect();
+        let rows = sqlx::query(&format!(
+            "SELECT o.order_no, o.doc FROM orders o WHERE o.store_code = $1 AND o.state IN ({}) \
+             AND o.updated_at >= $2 AND EXISTS (SELECT 1 FROM order_events e \
+             WHERE e.order_no = o.order_no AND e.progress = 0 AND e.state IN ({}, {})) \
+             ORDER BY o.updated_at DESC, o.id DESC",
+            list.join(", "),
+            s::PAID,
+            s::CASH_ON_DELIVERY
+        ))
+        .bind(store_code)
+        .bind(since)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("order_no")?,
+                    serde_json::from_str(&r.try_get::<String, _>("doc")?)?,
+                ))
+            })
+            .collect()
+    }
+
     /// Per store: orders that reached it (paid, or cash on delivery) and wait for acceptance,
     /// how many, and since when the oldest has waited (its last change: the payment).
     pub async fn waiting_by_store(&self) -> Result<Vec<(String, u32, i64)>, DbError> {

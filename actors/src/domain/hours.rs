@@ -22,6 +22,13 @@ pub fn china_time(epoch_ms: i64) -> DateTime<FixedOffset> {
         .with_timezone(&CHINA)
 }
 
+/// The first millisecond of the China day holding `epoch_ms` (the tablet's "today").
+pub fn start_of_china_day(epoch_ms: i64) -> i64 {
+    let day_ms = 24 * 3600 * 1000;
+    let offset_ms = i64::from(CHINA.local_minus_utc()) * 1000;
+    (epoch_ms + offset_ms).div_euclid(day_ms) * day_ms - offset_ms
+}
+
 /// "HH:MM:SS" as stored, or "HH:MM" as some back-office screens save it.
 pub fn parse_hms(s: &str) -> Option<NaiveTime> {
     let s = s.trim();
@@ -93,6 +100,22 @@ mod tests {
             start: start.into(),
             end: end.into(),
         }
+    }
+
+    #[test]
+    fn a_china_day_starts_at_midnight_utc_plus_eight() {
+        // 2026-11-25 00:00 +08:00 = 2026-11-24 16:00 UTC = 1_795_536_000_000.
+        let midnight = 1_795_536_000_000;
+        for (at, want) in [
+            (midnight, midnight),
+            (midnight + 1, midnight),
+            (midnight + 86_399_999, midnight),
+            (midnight + 86_400_000, midnight + 86_400_000),
+            (midnight - 1, midnight - 86_400_000),
+        ] {
+            assert_eq!(start_of_china_day(at), want, "{at}");
+        }
+        assert_eq!(china_time(midnight).format("%H:%M").to_string(), "00:00");
     }
 
     #[test]

@@ -4,23 +4,23 @@
 use crate::db::orders::{OrderEvent, OrderRow};
 use crate::domain::breakdown::{Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine};
 use crate::domain::catalog::{Bilingual, Store, DELIVERY};
+use crate::domain::kitchen::{from_line_doc, KitchenLine};
 use crate::domain::lang::Lang;
 use crate::domain::money::{yuan, Fen};
 use crate::domain::order_machine::{eta, step_label, Promise, STEPS};
 use crate::domain::phone::Phone;
+use crate::domain::remark::CONTACTLESS_PREFIX;
 use serde::Serialize;
 use serde_json::Value;
 
-/// An order line as the kitchen reads it.
+/// The invoice the customer asked for. Orders keep only "requested" until checkout records a
+/// title, tax number and email (`doc.invoice`); those show when present.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct KitchenLine {
-    pub name: String,
-    pub quantity: u32,
-    /// Size, crust, sauce, extras and removed toppings, combo choices, as short texts.
-    pub options: Vec<String>,
-    /// The flavours of a multi-flavour or half-and-half pizza.
-    pub halves: Vec<String>,
+pub struct InvoiceView {
+    pub title: Option<String>,
+    pub tax_no: Option<String>,
+    pub email: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,7 +41,21 @@ pub struct TabletOrder {
     pub order_amount: Fen,
     pub payment_type: String,
     pub lines: Vec<KitchenLine>,
+    /// The customer's remark, without the contactless note (that is `contactless`).
     pub remark: String,
+    pub contactless: bool,
+    /// Cash on delivery: what the rider collects; null when paid online.
+    #[serde(with = "yuan::option")]
+    pub cash_to_collect: Option<Fen>,
+    /// Present when the customer asked for an invoice.
+    pub invoice: Option<InvoiceView>,
+    /// The store's name in the store's language (the kitchen ticket's header).
+    pub store_name: String,
+    /// A closed order: who closed it (customer, store, system) and when; `closeNote` is a
+    /// refusal's reason.
+    pub closed_by: Option<String>,
+    pub closed_at: Option<i64>,
+    pub close_note: Option<String>,
     pub tableware: u32,
     pub desk_no: Option<String>,
     pub receiver_name: String,
@@ -126,50 +140,24 @@ fn text(doc: &Value, key: &str) -> String {
         .to_string()
 }
 
-fn kitchen_line(doc: &Value) -> KitchenLine {
-    let mut options = Vec::new();
-    let mut halves = Vec::new();
-    for key in ["pizzaSizeName", "pizzaPastryName"] {
-        if let Some(v) = doc.get(key).and_then(Value::as_str) {
-            options.push(v.to_string());
-        }
+fn invoice(doc: &Value) -> Option<InvoiceView> {
+    let details = doc.get("invoice").filter(|v| v.is_object());
+    let asked = doc.get("isNeedInvoice").and_then(Value::as_bool) == Some(true);
+    if !asked && details.is_none() {
+        return None;
     }
-    for group in doc
-        .get("properties")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let name = group.get("group").and_then(Value::as_str).unwrap_or("");
-        for v in group
-            .get("values")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let label = v
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            let qty = v.get("quantity").and_then(Value::as_u64).unwrap_or(1);
-            match name {
-                "Pizza" => halves.push(label),
-                "Base" if qty == 0 => options.push(format!("去{label}")),
-                "Base" => {}
-                "Extra" if qty > 1 => options.push(format!("加{label}×{qty}")),
-                "Extra" => options.push(format!("加{label}")),
-                "Sauce" if v.get("isDefault").and_then(Value::as_bool) == Some(true) => {}
-                _ => options.push(label),
-            }
-        }
-    }
-    KitchenLine {
-        name: text(doc, "prodName"),
-        quantity: doc.get("quantity").and_then(Value::as_u64).unwrap_or(1) as u32,
-        options,
-        halves,
-    }
+    let field = |key: &str| {
+        details
+            .and_then(|d| d.get(key))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
+    Some(InvoiceView {
+        title: field("title"),
+        tax_no: field("taxNo"),
+        email: field("email"),
+    })
 }
 
 /// When each progress code was first entered (the ETA and the steps read it).
@@ -226,6 +214,14 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
             .trim()
             .to_string()
     });
+    let full_remark = text(doc, "remark");
+    let (contactless, remark) = match full_remark.strip_prefix(CONTACTLESS_PREFIX) {
+        Some(rest) => (true, rest),
+        None => (false, full_remark.as_str()),
+    };
+    let closing = crate::domain::order_machine::is_closed(row.state)
+        .then(|| history.last())
+        .flatten();
     TabletOrder {
         order_no: row.order_no.clone(),
         state: row.state,
@@ -238,8 +234,25 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
         seq: row.seq,
         order_amount: row.order_amount,
         payment_type: row.payment_type.clone(),
-        lines: row.lines.iter().map(|l| kitchen_line(&l.doc)).collect(),
-        remark: text(doc, "remark"),
+        lines: row.lines.iter().map(|l| from_line_doc(&l.doc)).collect(),
+        remark: remark.trim().to_string(),
+        contactless,
+        cash_to_collect: (row.payment_type == "offline").then_some(row.order_amount),
+        invoice: invoice(doc),
+        store_name: doc
+            .get("storeName")
+            .map(|n| match n {
+                Value::String(s) => s.clone(),
+                n => text(n, "cn"),
+            })
+            .unwrap_or_default(),
+        closed_by: closing.map(|e| e.actor.clone()),
+        closed_at: closing.map(|e| e.at),
+        // Only a refusal's note is a reason someone wrote; other closing notes name the move.
+        close_note: closing
+            .filter(|_| row.state == crate::domain::order_machine::state::REFUSED_BY_STORE)
+            .and_then(|e| e.note.clone())
+            .filter(|n| !n.is_empty()),
         tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,
         desk_no: doc.get("deskNo").and_then(Value::as_str).map(String::from),
         receiver_name: text(doc, "receiverName"),

@@ -3,7 +3,7 @@
  * event is dropped instead of putting a broken card on the board.
  */
 import type { BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/types/api';
-import { STORE_STATUSES, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletOrder } from './types';
+import { STORE_STATUSES, type InvoiceRequest, type KitchenComboPart, type KitchenExtra, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletHistoryPage, type TabletOrder } from './types';
 
 type Obj = Record<string, unknown>;
 
@@ -15,9 +15,41 @@ const num = (v: unknown): number | null => {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
+const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+function extra(v: unknown): KitchenExtra | null {
+  return isObj(v) && typeof v.name === 'string' ? { name: v.name, quantity: num(v.quantity) ?? 1 } : null;
+}
+
+function comboPart(v: unknown): KitchenComboPart | null {
+  return isObj(v) && typeof v.name === 'string' ? { name: v.name, quantity: num(v.quantity) ?? 1, size: text(v.size), crust: text(v.crust) } : null;
+}
+
+function list<T>(v: unknown, item: (x: unknown) => T | null): T[] {
+  return Array.isArray(v) ? v.map(item).filter((x): x is T => x !== null) : [];
+}
+
 function line(v: unknown): KitchenLine | null {
   if (!isObj(v)) return null;
-  return { name: str(v.name), quantity: num(v.quantity) ?? 1, options: strs(v.options), halves: strs(v.halves) };
+  return {
+    name: str(v.name),
+    quantity: num(v.quantity) ?? 1,
+    productType: num(v.productType) ?? 0,
+    size: text(v.size),
+    crust: text(v.crust),
+    sauce: text(v.sauce),
+    // `halves`: what a server before the kitchen part called the flavours.
+    flavours: strs(v.flavours ?? v.halves),
+    extras: list(v.extras, extra),
+    removed: strs(v.removed),
+    combo: list(v.combo, comboPart),
+    options: strs(v.options),
+  };
+}
+
+function invoice(v: unknown): InvoiceRequest | null {
+  if (!isObj(v)) return null;
+  return { title: text(v.title), taxNo: text(v.taxNo), email: text(v.email) };
 }
 
 function breakdownLine(v: unknown): BreakdownLine | null {
@@ -86,6 +118,10 @@ export function parseOrder(v: unknown): TabletOrder | null {
     paymentType: str(v.paymentType),
     lines: Array.isArray(v.lines) ? v.lines.map(line).filter((l): l is KitchenLine => l !== null) : [],
     remark: str(v.remark),
+    contactless: v.contactless === true,
+    cashToCollect: num(v.cashToCollect),
+    invoice: invoice(v.invoice),
+    storeName: str(v.storeName),
     tableware: num(v.tableware) ?? 0,
     deskNo: typeof v.deskNo === 'string' && v.deskNo ? v.deskNo : null,
     receiverName: str(v.receiverName),
@@ -93,11 +129,25 @@ export function parseOrder(v: unknown): TabletOrder | null {
     address: typeof v.address === 'string' && v.address ? v.address : null,
     promisedBy: num(v.promisedBy) ?? 0,
     breakdown: parseBreakdown(v.breakdown, orderAmount),
+    closedBy: text(v.closedBy),
+    closedAt: num(v.closedAt),
+    closeNote: text(v.closeNote),
   };
 }
 
 export function parseOrders(v: unknown): TabletOrder[] {
   return Array.isArray(v) ? v.map(parseOrder).filter((o): o is TabletOrder => o !== null) : [];
+}
+
+export function parseHistory(v: unknown): TabletHistoryPage {
+  const o = isObj(v) ? v : {};
+  return {
+    list: parseOrders(o.list),
+    page: num(o.page) ?? 1,
+    pageSize: num(o.pageSize) ?? 20,
+    total: num(o.total) ?? 0,
+    hasMore: o.hasMore === true,
+  };
 }
 
 export function parseProgress(v: unknown): ProgressEvent | null {

@@ -1,4 +1,4 @@
-import type { TabletOrder } from './types';
+import type { KitchenLine, TabletOrder } from './types';
 
 /** A paid delivery order awaiting acceptance (tests). */
 export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
@@ -14,8 +14,12 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
     seq: 2,
     orderAmount: 85.2,
     paymentType: 'online',
-    lines: [{ name: '超级至尊比萨', quantity: 1, options: ['9英寸', '芝心饼底'], halves: [] }],
+    lines: [makeKitchenLine()],
     remark: '',
+    contactless: false,
+    cashToCollect: null,
+    invoice: null,
+    storeName: '人民广场旗舰店',
     tableware: 1,
     deskNo: null,
     receiverName: '李四',
@@ -32,6 +36,27 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
       deliveryFeeWaived: 0,
       payable: 85.2,
     },
+    closedBy: null,
+    closedAt: null,
+    closeNote: null,
+    ...over,
+  };
+}
+
+/** A plain 9-inch pizza line (tests). */
+export function makeKitchenLine(over: Partial<KitchenLine> = {}): KitchenLine {
+  return {
+    name: '超级至尊比萨',
+    quantity: 1,
+    productType: 1,
+    size: '9英寸',
+    crust: '芝心',
+    sauce: null,
+    flavours: [],
+    extras: [],
+    removed: [],
+    combo: [],
+    options: ['9英寸', '芝心'],
     ...over,
   };
 }

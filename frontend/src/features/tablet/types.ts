@@ -4,14 +4,48 @@
  */
 import type { PriceBreakdown } from '@/types/api';
 
-/** An order line as the kitchen reads it. */
+/** An extra topping and how many of it. */
+export interface KitchenExtra {
+  name: string;
+  quantity: number;
+}
+
+/** One item of a combo; a pizza comes with its size and crust. */
+export interface KitchenComboPart {
+  name: string;
+  quantity: number;
+  size: string | null;
+  crust: string | null;
+}
+
+/**
+ * An order line as the kitchen reads it, always in the store's language (zh) whatever language
+ * the customer ordered in (actors domain/kitchen.rs).
+ */
 export interface KitchenLine {
   name: string;
   quantity: number;
-  /** Size, crust, sauce, extras, removed toppings, combo choices. */
+  /** 0 single, 1 pizza, 2 combo, 7 juice, 9 two-flavour. */
+  productType: number;
+  size: string | null;
+  crust: string | null;
+  /** Only a sauce other than the usual one. */
+  sauce: string | null;
+  /** A multi-flavour pizza's flavours in the order chosen: two are halves, four are quarters. */
+  flavours: string[];
+  extras: KitchenExtra[];
+  /** Base toppings taken off. */
+  removed: string[];
+  combo: KitchenComboPart[];
+  /** Everything but the flavours as short texts (size, crust, 酱, 加, 去, combo items). */
   options: string[];
-  /** The flavours of a half-and-half or multi-flavour pizza. */
-  halves: string[];
+}
+
+/** The invoice asked for; the details are null until checkout records them. */
+export interface InvoiceRequest {
+  title: string | null;
+  taxNo: string | null;
+  email: string | null;
 }
 
 /** GET /tablet/orders, and the payload of `order:new` / `order:updated` on "/store". */
@@ -32,7 +66,15 @@ export interface TabletOrder {
   orderAmount: number;
   paymentType: string;
   lines: KitchenLine[];
+  /** The customer's remark, without the contactless note (that is `contactless`). */
   remark: string;
+  contactless: boolean;
+  /** Cash on delivery: the yuan the rider collects; null when paid online. */
+  cashToCollect: number | null;
+  /** Present when the customer asked for an invoice. */
+  invoice: InvoiceRequest | null;
+  /** The store's name in zh (the ticket's header). */
+  storeName: string;
   tableware: number;
   deskNo: string | null;
   receiverName: string;
@@ -44,6 +86,19 @@ export interface TabletOrder {
   promisedBy: number;
   /** The amounts as the customer agreed to them. */
   breakdown: PriceBreakdown;
+  /** A closed order: who closed it (customer, store, system), when, and a refusal's reason. */
+  closedBy: string | null;
+  closedAt: number | null;
+  closeNote: string | null;
+}
+
+/** GET /tablet/history: today's closed orders, newest first. */
+export interface TabletHistoryPage {
+  list: TabletOrder[];
+  page: number;
+  pageSize: number;
+  total: number;
+  hasMore: boolean;
 }
 
 /** The answer of accept / refuse / advance / undo. */

@@ -75,9 +75,9 @@ describe('the pages\' words', () => {
   it('come with loadPageWords: before, a page key is shown as itself; the first screen is there', async () => {
     const i18n = await freshI18n();
     expect(i18n.t('home.startTitle')).toBe(zh['home.startTitle']);
-    expect(i18n.t('tablet.alarm')).toBe('tablet.alarm');
+    expect(i18n.t('tablet.alarm.other')).toBe('tablet.alarm.other');
     await i18n.loadPageWords();
-    expect(i18n.t('tablet.alarm')).toBe(zhPages['tablet.alarm']);
+    expect(i18n.t('tablet.alarm.other')).toBe(zhPages['tablet.alarm.other']);
   });
 
   it('in English: the first screen with loadDictionary, the pages with loadPageWords, and a switch after loads both', async () => {
@@ -85,19 +85,19 @@ describe('the pages\' words', () => {
     const i18n = await freshI18n();
     await i18n.loadDictionary('en');
     expect(i18n.t('home.startTitle')).toBe(en['home.startTitle']);
-    expect(i18n.t('tablet.alarm')).toBe('tablet.alarm');
+    expect(i18n.t('tablet.alarm.other')).toBe('tablet.alarm.other');
     await i18n.loadPageWords();
-    expect(i18n.t('tablet.alarm')).toBe(enPages['tablet.alarm']);
+    expect(i18n.t('tablet.alarm.other')).toBe(enPages['tablet.alarm.other']);
 
     storage.set('lang', 'zh');
     const fresh = await freshI18n();
     await fresh.loadPageWords();
-    expect(fresh.t('tablet.alarm')).toBe(zhPages['tablet.alarm']);
+    expect(fresh.t('tablet.alarm.other')).toBe(zhPages['tablet.alarm.other']);
     act(() => fresh.useI18n.getState().setLang('en'));
     // The language changes once both of its parts are here, not before.
     expect(fresh.getLang()).toBe('zh');
     await vi.waitFor(() => expect(fresh.getLang()).toBe('en'));
-    expect(fresh.t('tablet.alarm')).toBe(enPages['tablet.alarm']);
+    expect(fresh.t('tablet.alarm.other')).toBe(enPages['tablet.alarm.other']);
     expect(fresh.t('home.startTitle')).toBe(en['home.startTitle']);
   });
 });

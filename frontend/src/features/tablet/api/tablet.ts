@@ -5,9 +5,9 @@
  * screen goes back to its login.
  */
 import { apiGet, apiPost, apiPut, isApiError, type RequestOptions } from '@/lib/api';
-import { parseOrder, parseOrders } from '../parse';
+import { parseHistory, parseOrder, parseOrders } from '../parse';
 import { staffToken, useTabletSession } from '../store/session';
-import type { StoreBoard, StoreStatus, TabletLoginReply, TabletMoveReply, TabletOrder, TabletProduct } from '../types';
+import type { StoreBoard, StoreStatus, TabletHistoryPage, TabletLoginReply, TabletMoveReply, TabletOrder, TabletProduct } from '../types';
 
 function staff(opts: RequestOptions = {}): RequestOptions {
   const token = staffToken();
@@ -69,4 +69,11 @@ export function fetchProducts(keyword: string, signal?: AbortSignal): Promise<Ta
 
 export function setSoldOut(productCode: string, soldOut: boolean): Promise<StoreBoard> {
   return guarded(apiPut<StoreBoard>(`/tablet/products/${encodeURIComponent(productCode)}/availability`, { soldOut }, staff()));
+}
+
+/** Today's closed orders of the store, newest first; `keyword`: order number, phone tail, table. */
+export async function fetchHistory(keyword: string, page: number, signal?: AbortSignal): Promise<TabletHistoryPage> {
+  const query: Record<string, string> = { page: String(page), pageSize: '20' };
+  if (keyword.trim()) query.keyword = keyword.trim();
+  return parseHistory(await guarded(apiGet<unknown>('/tablet/history', staff({ query, signal }))));
 }

@@ -23,7 +23,7 @@ export function AlarmBar({ ringing, rings, waiting, sound, onEnableSound }: Alar
       {sound === 'unsupported' && <div className="tab-sound tab-sound--info">{t('tablet.sound.unsupported')}</div>}
       {ringing && (
         <div className="tab-alarm" role="alert" data-testid="tablet-alarm" data-ringing="true" data-rings={rings}>
-          {t('tablet.alarm', { n: waiting })}
+          {t(waiting === 1 ? 'tablet.alarm.one' : 'tablet.alarm.other', { n: waiting })}
         </div>
       )}
     </>

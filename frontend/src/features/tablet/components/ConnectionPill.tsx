@@ -25,7 +25,7 @@ export function ConnectionPill() {
       {t(LABEL[status] ?? 'tablet.conn.idle')}
       {status === 'connected' && online !== null && online > 0 && (
         <span className="tab-conn__count" data-testid="tablet-online-count" data-count={online}>
-          {t('tablet.conn.online', { n: online })}
+          {t(online === 1 ? 'tablet.conn.online.one' : 'tablet.conn.online.other', { n: online })}
         </span>
       )}
       {status === 'offline' && reason === 'refused' && (

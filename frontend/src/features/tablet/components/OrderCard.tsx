@@ -1,9 +1,10 @@
 import { memo, type MouseEvent } from 'react';
-import { useT } from '@/lib/i18n';
-import { formatClock } from '@/utils/time';
+import { useI18n, useT } from '@/lib/i18n';
+import { dayKey, formatClock, formatDayTime } from '@/utils/time';
 import { advanceLabelKey, shortOrderNo, stageLabelKey } from '../stages';
 import { canUndo, formatElapsed, latenessOf, minutesTo, promiseOf, type UndoMark } from '../timing';
 import type { TabletOrder } from '../types';
+import { OrderFlags } from './OrderFlags';
 import { OrderLines } from './OrderLines';
 
 export interface OrderCardProps {
@@ -23,6 +24,7 @@ export interface OrderCardProps {
 /** One order as the counter reads it: number, type, lines, the clocks, and the next move. */
 export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoMark, busy, onOpen, onAccept, onRefuse, onAdvance, onUndo }: OrderCardProps) {
   const t = useT();
+  const lang = useI18n((s) => s.lang);
   const no = order.orderNo;
   const promise = promiseOf(order);
   const lateness = latenessOf(promise, nowMs);
@@ -50,7 +52,6 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
         <span className="tab-card__short">#{shortOrderNo(no)}</span>
         <span className={`tab-type tab-type--${order.orderType}`}>{t(`orderType.${order.orderType === 1 ? 1 : order.orderType === 2 ? 2 : 0}`)}</span>
         {order.orderType === 2 && order.deskNo && <span className="tab-card__desk">{t('tablet.card.desk', { desk: order.deskNo })}</span>}
-        {order.isBookOrder && <span className="tab-card__book">{t('tablet.card.book')}</span>}
       </header>
       <div className="tab-card__no">{no}</div>
       {order.progress === 1 || order.progress === 40 ? <div className="tab-card__stage">{t(stageLabelKey(order.progress, order.orderType))}</div> : null}
@@ -61,12 +62,14 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
       </div>
       {promise !== null && (
         <div className={`tab-card__due tab-card__due--${lateness}`} data-testid={`tablet-due-${no}`}>
-          {t('tablet.card.due', { time: formatClock(promise) })}
+          {/* A booking for another day says the day: "10:00" alone would read as today. */}
+          {t('tablet.card.due', { time: dayKey(promise) === dayKey(nowMs) ? formatClock(promise) : formatDayTime(promise, lang, nowMs) })}
           {lateness === 'late' && <strong> · {t('tablet.card.late', { n: minutesTo(promise, nowMs) })}</strong>}
           {lateness === 'soon' && <strong> · {t('tablet.card.soon', { n: minutesTo(promise, nowMs) })}</strong>}
         </div>
       )}
 
+      <OrderFlags order={order} nowMs={nowMs} skip={['desk']} />
       <OrderLines order={order} />
 
       <footer className="tab-card__actions">

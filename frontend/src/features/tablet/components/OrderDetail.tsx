@@ -5,11 +5,13 @@ import { formatClock } from '@/utils/time';
 import { stageLabelKey } from '../stages';
 import { promiseOf } from '../timing';
 import type { TabletOrder } from '../types';
+import { usePrint } from '../store/print';
+import { OrderFlags } from './OrderFlags';
 import { OrderLines } from './OrderLines';
 import { Modal } from './Modal';
 
 /** Everything about one order, for the call to the customer or the rider. */
-export function OrderDetail({ order, onClose }: { order: TabletOrder; onClose: () => void }) {
+export function OrderDetail({ order, nowMs, onClose }: { order: TabletOrder; nowMs: number; onClose: () => void }) {
   const t = useT();
   const promise = promiseOf(order);
   const type = order.orderType === 1 ? 1 : order.orderType === 2 ? 2 : 0;
@@ -28,7 +30,17 @@ export function OrderDetail({ order, onClose }: { order: TabletOrder; onClose: (
     ['payment', t('tablet.detail.payment'), order.paymentType === 'offline' ? t('tablet.pay.offline') : t('tablet.pay.online')],
   );
   return (
-    <Modal title={t('tablet.detail.title')} onClose={onClose} variant="side" testId="tablet-detail">
+    <Modal
+      title={t('tablet.detail.title')}
+      onClose={onClose}
+      variant="side"
+      testId="tablet-detail"
+      footer={
+        <button type="button" className="tab-btn tab-btn--block" onClick={() => usePrint.getState().print(order)} data-testid="tablet-print">
+          {t('tablet.print')}
+        </button>
+      }
+    >
       <dl className="tab-detail">
         {rows.map(([key, label, value]) => (
           <div key={key} className="tab-detail__row">
@@ -37,6 +49,8 @@ export function OrderDetail({ order, onClose }: { order: TabletOrder; onClose: (
           </div>
         ))}
       </dl>
+      <h3 className="tab-detail__h">{t('tablet.detail.flags')}</h3>
+      <OrderFlags order={order} nowMs={nowMs} full />
       <h3 className="tab-detail__h">{t('tablet.detail.items')}</h3>
       <OrderLines order={order} />
       <h3 className="tab-detail__h">{t('breakdown.title')}</h3>

@@ -1,22 +1,37 @@
 import { useT } from '@/lib/i18n';
+import { lineDetails } from '../kitchen';
 import type { TabletOrder } from '../types';
 
-/** What to make: lines with halves and options, the remark, the tableware. */
+/**
+ * What to make: each line with its quantity first and large, then its details (size and crust,
+ * the flavours by half or quarter, sauce, extras, toppings taken off, combo items); the remark.
+ */
 export function OrderLines({ order }: { order: TabletOrder }) {
   const t = useT();
   return (
     <>
       <ul className="tab-lines">
         {order.lines.map((line, i) => (
-          <li key={i}>
-            <span className="tab-lines__qty">{line.quantity}×</span> {line.name}
-            {line.halves.length > 0 && <div className="tab-lines__opt">{t('tablet.card.halves', { text: line.halves.join(' | ') })}</div>}
-            {line.options.length > 0 && <div className="tab-lines__opt">{line.options.join('，')}</div>}
+          <li key={i} className="tab-line" data-testid="tablet-line">
+            <span className={`tab-line__qty${line.quantity > 1 ? ' tab-line__qty--many' : ''}`} data-testid="tablet-line-qty">
+              {line.quantity}×
+            </span>
+            <div className="tab-line__body">
+              <div className="tab-line__name">{line.name}</div>
+              {lineDetails(line, t).map((d, j) => (
+                <div key={j} className={`tab-line__d tab-line__d--${d.kind}`} data-testid={`tablet-line-${d.kind}`}>
+                  {d.text}
+                </div>
+              ))}
+            </div>
           </li>
         ))}
       </ul>
-      {order.remark && <div className="tab-lines__remark">{t('tablet.card.remark', { text: order.remark })}</div>}
-      <div className="tab-lines__ware">{order.tableware > 0 ? t('tablet.card.tableware', { n: order.tableware }) : t('tablet.card.noTableware')}</div>
+      {order.remark && (
+        <div className="tab-lines__remark" data-testid="tablet-remark">
+          {t('tablet.card.remark', { text: order.remark })}
+        </div>
+      )}
     </>
   );
 }

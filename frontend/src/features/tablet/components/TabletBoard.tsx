@@ -11,14 +11,19 @@ import { COLUMNS, columnTitleKey, columnsOf } from '../stages';
 import { useBoard } from '../store/board';
 import { useTabletSession } from '../store/session';
 import './Tablet.css';
+import './Kitchen.css';
 import type { TabletOrder } from '../types';
 import { AlarmBar } from './AlarmBar';
+import { CancelAlert } from './CancelAlert';
 import { ConnectionPill } from './ConnectionPill';
+import { HistoryPanel } from './HistoryPanel';
 import { OrderCard } from './OrderCard';
 import { OrderDetail } from './OrderDetail';
+import { PrintSettingsDialog } from './PrintSettingsDialog';
 import { RefuseDialog } from './RefuseDialog';
 import { SoldOutPanel } from './SoldOutPanel';
 import { StoreStatusBar } from './StoreStatusBar';
+import { TicketPrinter } from './TicketPrinter';
 
 /** /tablet: the store's live queue by stage, with the alarm, the store status and sold-out items. */
 export function TabletBoard() {
@@ -41,6 +46,8 @@ export function TabletBoard() {
   const [detailNo, setDetailNo] = useState<string | null>(null);
   const [refuseNo, setRefuseNo] = useState<string | null>(null);
   const [soldOutOpen, setSoldOutOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [printOpen, setPrintOpen] = useState(false);
   const detail = detailNo ? queue.orders[detailNo] : undefined;
   const refusing = refuseNo ? queue.orders[refuseNo] : undefined;
 
@@ -69,6 +76,12 @@ export function TabletBoard() {
         <StoreStatusBar />
         <div className="tab-head__right">
           <ConnectionPill />
+          <button type="button" className="tab-btn tab-btn--ghost" onClick={() => setHistoryOpen(true)} data-testid="tablet-history-open">
+            {t('tablet.history.open')}
+          </button>
+          <button type="button" className="tab-btn tab-btn--ghost" onClick={() => setPrintOpen(true)} data-testid="tablet-print-open">
+            {t('tablet.print.settings')}
+          </button>
           <button type="button" className="tab-btn tab-btn--ghost" onClick={() => setSoldOutOpen(true)} data-testid="tablet-soldout-open">
             {t('tablet.soldout.open')}
             {store && store.soldOut.length > 0 && <span className="tab-count">{store.soldOut.length}</span>}
@@ -118,7 +131,7 @@ export function TabletBoard() {
         ))}
       </main>
 
-      {detail && <OrderDetail order={detail} onClose={() => setDetailNo(null)} />}
+      {detail && <OrderDetail order={detail} nowMs={nowMs} onClose={() => setDetailNo(null)} />}
       {refusing && refusing.progress === 0 && (
         <RefuseDialog
           order={refusing}
@@ -132,6 +145,10 @@ export function TabletBoard() {
         />
       )}
       {soldOutOpen && <SoldOutPanel onClose={() => setSoldOutOpen(false)} />}
+      {historyOpen && <HistoryPanel onClose={() => setHistoryOpen(false)} />}
+      {printOpen && <PrintSettingsDialog onClose={() => setPrintOpen(false)} />}
+      <CancelAlert />
+      <TicketPrinter />
     </div>
   );
 }

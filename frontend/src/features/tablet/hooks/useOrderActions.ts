@@ -4,6 +4,7 @@ import { isApiError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
 import { acceptOrder, advanceOrder, refuseOrder, undoOrder } from '../api/tablet';
 import { useBoard } from '../store/board';
+import { usePrint } from '../store/print';
 import type { TabletMoveReply, TabletOrder } from '../types';
 
 export interface OrderActions {
@@ -56,7 +57,16 @@ export function useOrderActions(): OrderActions {
 
   return {
     busy,
-    accept: useCallback((o) => run(o, () => acceptOrder(o.orderNo)), [run]),
+    accept: useCallback(
+      async (o) => {
+        const ok = await run(o, () => acceptOrder(o.orderNo));
+        // The ticket of the order as accepted (the board's copy is the answer's).
+        const accepted = useBoard.getState().queue.orders[o.orderNo];
+        if (ok && usePrint.getState().settings.autoPrint) usePrint.getState().print(accepted ?? o);
+        return ok;
+      },
+      [run],
+    ),
     refuse: useCallback((o, reason) => run(o, () => refuseOrder(o.orderNo, reason)), [run]),
     advance: useCallback((o) => run(o, () => advanceOrder(o.orderNo, o.progress), 'advance'), [run]),
     undo: useCallback((o) => run(o, () => undoOrder(o.orderNo, o.progress), 'undo'), [run]),

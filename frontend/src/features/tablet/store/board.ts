@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { isApiError } from '@/lib/api';
 import { fetchQueue, fetchStore } from '../api/tablet';
+import { customerCancelled, withAlert } from '../cancel';
 import { isStoreStatus } from '../parse';
 import { EMPTY_QUEUE, omit, queueReducer, type QueueAction, type QueueState } from '../queue';
 import { undoMarkFor, type UndoMark } from '../timing';
@@ -21,6 +22,9 @@ export interface BoardState {
   store: StoreBoard | null;
   /** Steps this tablet made and may take back, by orderNo. */
   undo: Record<string, UndoMark>;
+  /** Orders their customer cancelled while on this board, until the crew acknowledges each. */
+  cancelAlerts: TabletOrder[];
+  acknowledge: (orderNo: string) => void;
   dispatch: (action: QueueAction) => void;
   /** Reloads the queue snapshot (and the store board) and merges it. */
   reload: () => Promise<void>;
@@ -39,6 +43,8 @@ let generation = 0;
 
 export const useBoard = create<BoardState>((set, get) => {
   const dispatch = (action: QueueAction) => {
+    const cancelled = customerCancelled(get().queue, action);
+    if (cancelled) set({ cancelAlerts: withAlert(get().cancelAlerts, cancelled) });
     const { state, refetch } = queueReducer(get().queue, action);
     if (state !== get().queue) set({ queue: state });
     if (refetch) void get().reload();
@@ -65,6 +71,8 @@ export const useBoard = create<BoardState>((set, get) => {
     loadError: null,
     store: null,
     undo: {},
+    cancelAlerts: [],
+    acknowledge: (orderNo) => set({ cancelAlerts: get().cancelAlerts.filter((o) => o.orderNo !== orderNo) }),
     dispatch,
     reload: () => {
       if (running) {
@@ -101,7 +109,7 @@ export const useBoard = create<BoardState>((set, get) => {
     reset: () => {
       again = false;
       generation += 1;
-      set({ queue: EMPTY_QUEUE, loaded: false, loadError: null, store: null, undo: {} });
+      set({ queue: EMPTY_QUEUE, loaded: false, loadError: null, store: null, undo: {}, cancelAlerts: [] });
     },
   };
 });
