@@ -122,11 +122,13 @@ impl Application {
         )
         .context("choosing the payment provider")?;
         let catalogue = Arc::new(catalogue);
-        let stores = Arc::new(StoreBoards::new(
+        let stores = StoreBoards::start(
             db.clone(),
             realtime.bus.clone(),
             clock.clone(),
-        ));
+            actor_thread.clone(),
+            actors::stores::IDLE,
+        );
         let orders = Arc::new(OrderRegistry::new(
             OrderRepo::new(db.clone()),
             LiveStores::new(catalogue.clone(), stores.clone()),
