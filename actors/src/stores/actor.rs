@@ -20,6 +20,7 @@ pub struct StoreActor {
     store_code: String,
     repo: StoreBoardRepo,
     bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
     clock: Clock,
     cell: Arc<BoardCell>,
     idle: Duration,
@@ -30,7 +31,7 @@ impl StoreActor {
     pub fn new(
         store_code: String,
         repo: StoreBoardRepo,
-        bus: Arc<dyn Bus>,
+        (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
         clock: Clock,
         cell: Arc<BoardCell>,
         idle: Duration,
@@ -39,6 +40,7 @@ impl StoreActor {
             store_code,
             repo,
             bus,
+            peers,
             clock,
             cell,
             idle,
@@ -57,6 +59,7 @@ impl StoreActor {
             store_code: self.store_code.clone(),
             repo: self.repo.clone(),
             bus: self.bus.clone(),
+            peers: self.peers.clone(),
             clock: self.clock.clone(),
             cell: self.cell.clone(),
         }
@@ -84,6 +87,7 @@ struct Job {
     store_code: String,
     repo: StoreBoardRepo,
     bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
     clock: Clock,
     cell: Arc<BoardCell>,
 }
@@ -123,8 +127,13 @@ impl Job {
             version: board.version,
         };
         if let Err(e) = self.bus.publish(&event).await {
-            // Stored and applied here; other nodes catch up at their next check of the version.
             tracing::warn!(error = %e, store = %self.store_code, "store:update not published");
+        }
+        if let Some(peers) = &self.peers {
+            if let Err(e) = peers.publish(&event).await {
+                // Stored and applied here; other nodes catch up at their next version check.
+                tracing::warn!(error = %e, store = %self.store_code, "store board invalidation not sent");
+            }
         }
         Ok(board)
     }

@@ -7,8 +7,10 @@
 //! A change goes through the store's actor: it is stored first (one statement for the change,
 //! plus the board's version bumped in the same transaction, so concurrent tablets on any node
 //! lose nothing), then read back and installed, then published as `store:update` carrying the
-//! new version. Every node's [`StoreBoards`] listens to the bus and has its actor for that
-//! store reload when it holds an older version.
+//! new version, on the node's bus (for its sockets) and on the bus between nodes (`peers`: a
+//! Redis channel of its own when Redis is configured, since the app's bus is in-process by
+//! design). Every node's [`StoreBoards`] listens to `peers` and has its actor for that store
+//! reload when it holds an older version.
 //!
 //! What a reader on another node sees, and when:
 //! - **Cart pricing and submit** (the money path) read the board's version from the database
@@ -62,6 +64,7 @@ struct Handle {
 pub struct StoreBoards {
     repo: StoreBoardRepo,
     bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
     clock: Clock,
     arbiter: ArbiterHandle,
     idle: Duration,
@@ -70,19 +73,20 @@ pub struct StoreBoards {
 }
 
 impl StoreBoards {
-    /// The registry, listening to the bus for other nodes' changes. `arbiter`: where the
-    /// actors run (see `actor_thread`).
+    /// The registry, listening to `peers` (the bus between nodes; None: one node, its own
+    /// bus) for other nodes' changes. `arbiter`: where the actors run (see `actor_thread`).
     pub fn start(
         db: Db,
-        bus: Arc<dyn Bus>,
+        (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
         clock: Clock,
         arbiter: ArbiterHandle,
         idle: Duration,
     ) -> Arc<StoreBoards> {
-        let mut events = bus.subscribe();
+        let mut events = peers.as_ref().unwrap_or(&bus).subscribe();
         let boards = Arc::new(StoreBoards {
             repo: StoreBoardRepo::new(db),
             bus,
+            peers,
             clock,
             arbiter: arbiter.clone(),
             idle,
@@ -301,7 +305,7 @@ impl StoreBoards {
         let actor = StoreActor::new(
             store_code.to_string(),
             self.repo.clone(),
-            self.bus.clone(),
+            (self.bus.clone(), self.peers.clone()),
             self.clock.clone(),
             cell.clone(),
             self.idle,

@@ -38,14 +38,14 @@ async fn deployment() -> Deployment {
 }
 
 impl Deployment {
-    /// A node with its own bus (as nodes without Redis), or sharing `bus`.
-    fn node(&self, bus: Option<Arc<LocalBus>>, idle: Duration) -> Node {
-        let bus = bus.unwrap_or_default();
+    /// A node with its own bus, and `peers` between nodes (None: as nodes without Redis).
+    fn node(&self, peers: Option<Arc<LocalBus>>, idle: Duration) -> Node {
+        let bus = Arc::new(LocalBus::new());
         let arbiter = crate::actor_thread::start().unwrap();
         Node {
             boards: StoreBoards::start(
                 self.db.clone(),
-                bus.clone(),
+                (bus.clone(), peers.map(|p| p as Arc<dyn Bus>)),
                 self.clock.clone(),
                 arbiter,
                 idle,
