@@ -268,9 +268,12 @@ async fn board_peers(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Bus>>
         return Ok(None);
     };
     let channel = format!("{}store-boards", settings.redis.key_prefix);
-    let bus = RedisBus::connect(url, &channel)
-        .await
-        .with_context(|| format!("connecting store boards to Redis at {}", actors::db::redact(url)))?;
+    let bus = RedisBus::connect(url, &channel).await.with_context(|| {
+        format!(
+            "connecting store boards to Redis at {}",
+            actors::db::redact(url)
+        )
+    })?;
     Ok(Some(Arc::new(bus)))
 }
 

@@ -39,7 +39,9 @@ async fn browsing(a: &TestApp) -> (Value, Value, Value) {
         .find(|p| p["productCode"] == "DR001")
         .unwrap()["soldOut"]
         .clone();
-    let list = a.get(&format!("/api/v1/stores/search?cityCode={city}")).await;
+    let list = a
+        .get(&format!("/api/v1/stores/search?cityCode={city}"))
+        .await;
     let listed = list
         .assert_ok()
         .as_array()
@@ -90,7 +92,13 @@ async fn a_board_change_on_one_node_is_seen_by_the_next_read_on_another() {
     // Then they say they are busy, on B. Browsing on A (no money call in between): with a
     // shared bus, as soon as it delivers (the clock stands still, so nothing else can bring
     // it); without one, the first read past the max age.
-    on_b(&b, &staff, "/tablet/store/status", json!({"status": "busy"})).await;
+    on_b(
+        &b,
+        &staff,
+        "/tablet/store/status",
+        json!({"status": "busy"}),
+    )
+    .await;
     let want = (json!("busy"), json!(true), json!("busy"));
     if a.has_redis() {
         let mut seen = browsing(&a).await;

@@ -9,9 +9,7 @@ use crate::clock::Clock;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::DbError;
 use crate::domain::catalog::{Store, StoreStatus};
-use crate::domain::store_board::{
-    effective_store, shown_notice, status_name, Board, SoldOutItem,
-};
+use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
 use actix::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,7 +73,6 @@ impl Actor for StoreActor {
             let idle = actor.last_used.elapsed() >= actor.idle
                 && actor.cell.idle_secs() >= actor.idle.as_secs();
             if idle {
-                metrics::counter!("store_actor_passivations_total").increment(1);
                 ctx.stop();
             }
         });
@@ -106,7 +103,9 @@ impl Job {
         if self.cell.is_fresh(now, max_age_ms) {
             return Ok(self.cell.get());
         }
-        if self.cell.is_loaded() && self.repo.version(&self.store_code).await? == self.cell.version() {
+        if self.cell.is_loaded()
+            && self.repo.version(&self.store_code).await? == self.cell.version()
+        {
             self.cell.confirmed(now);
             return Ok(self.cell.get());
         }

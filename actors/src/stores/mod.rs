@@ -144,9 +144,11 @@ impl StoreBoards {
     pub async fn effective_all(&self, stores: &[Store]) -> Result<Vec<Store>, BoardFailure> {
         let inactive = {
             let actors = self.read_actors();
-            stores
-                .iter()
-                .any(|s| !actors.get(&s.store_code).is_some_and(|h| h.addr.connected()))
+            stores.iter().any(|s| {
+                !actors
+                    .get(&s.store_code)
+                    .is_some_and(|h| h.addr.connected())
+            })
         };
         if inactive {
             let mut boards = self.repo.load_all().await?;

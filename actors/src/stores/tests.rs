@@ -77,7 +77,11 @@ async fn a_first_read_activates_the_store_with_its_stored_board() {
     let a = d.node(None, IDLE);
     assert_eq!(a.boards.live_actors(), 0);
     let live = a.boards.live("SH001").await.unwrap();
-    assert_eq!(live, StoreLive::default(), "never set: the catalogue's status");
+    assert_eq!(
+        live,
+        StoreLive::default(),
+        "never set: the catalogue's status"
+    );
     assert_eq!(a.boards.live_actors(), 1);
     a.boards.live("SH001").await.unwrap();
     assert_eq!(a.boards.live_actors(), 1, "one actor per store");
@@ -126,10 +130,19 @@ async fn changes_are_stored_applied_and_announced_with_their_version() {
     let (_, live) = a.boards.set_sold_out(&sh001, "PZ001", true).await.unwrap();
     assert_eq!(live.sold_out, vec!["PZ001".to_string()]);
     assert!(events.try_recv().is_err(), "a repeat tells no one");
-    assert_eq!(StoreBoardRepo::new(d.db.clone()).version("SH001").await.unwrap(), 2);
+    assert_eq!(
+        StoreBoardRepo::new(d.db.clone())
+            .version("SH001")
+            .await
+            .unwrap(),
+        2
+    );
 
     // Persisted, and read from memory since.
-    let stored = StoreBoardRepo::new(d.db.clone()).load("SH001").await.unwrap();
+    let stored = StoreBoardRepo::new(d.db.clone())
+        .load("SH001")
+        .await
+        .unwrap();
     assert_eq!(stored.live, a.boards.live("SH001").await.unwrap());
     assert_eq!(stored.live.status, Some(StoreStatus::Busy));
 
@@ -137,7 +150,13 @@ async fn changes_are_stored_applied_and_announced_with_their_version() {
     assert!(live.sold_out.is_empty());
     let (_, live) = a.boards.set_sold_out(&sh001, "PZ001", false).await.unwrap();
     assert!(live.sold_out.is_empty(), "back on sale twice is once");
-    assert_eq!(StoreBoardRepo::new(d.db.clone()).version("SH001").await.unwrap(), 3);
+    assert_eq!(
+        StoreBoardRepo::new(d.db.clone())
+            .version("SH001")
+            .await
+            .unwrap(),
+        3
+    );
 }
 
 #[tokio::test]
@@ -179,10 +198,18 @@ async fn another_nodes_change_is_seen_by_the_next_checked_read_and_after_the_max
         .await
         .unwrap();
     let (shown, _) = a.boards.effective(&sh001).await.unwrap();
-    assert_eq!(shown.status, StoreStatus::Open, "memory, within the max age");
+    assert_eq!(
+        shown.status,
+        StoreStatus::Open,
+        "memory, within the max age"
+    );
     d.clock.advance_ms(MAX_AGE_MS);
     let (shown, _) = a.boards.effective(&sh001).await.unwrap();
-    assert_eq!(shown.status, StoreStatus::Closed, "checked once older than the max age");
+    assert_eq!(
+        shown.status,
+        StoreStatus::Closed,
+        "checked once older than the max age"
+    );
 }
 
 #[tokio::test]
