@@ -10,6 +10,7 @@ use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App};
 use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
+use actors::bus::{Bus, RedisBus};
 use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
@@ -122,11 +123,13 @@ impl Application {
         )
         .context("choosing the payment provider")?;
         let catalogue = Arc::new(catalogue);
-        let stores = Arc::new(StoreBoards::new(
+        let stores = StoreBoards::start(
             db.clone(),
-            realtime.bus.clone(),
+            (realtime.bus.clone(), board_peers(&settings).await?),
             clock.clone(),
-        ));
+            actor_thread.clone(),
+            actors::stores::IDLE,
+        );
         let orders = Arc::new(OrderRegistry::new(
             OrderRepo::new(db.clone()),
             LiveStores::new(catalogue.clone(), stores.clone()),
@@ -256,6 +259,22 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
     Db::connect(&url, settings.database.max_connections)
         .await
         .with_context(|| format!("connecting to {}", actors::db::redact(&url)))
+}
+
+/// Where StoreActors tell the other nodes a board changed: a Redis channel of their own when
+/// Redis is configured (the app's bus is in-process by design, see `realtime::setup`).
+async fn board_peers(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Bus>>> {
+    let Some(url) = settings.redis_url() else {
+        return Ok(None);
+    };
+    let channel = format!("{}store-boards", settings.redis.key_prefix);
+    let bus = RedisBus::connect(url, &channel).await.with_context(|| {
+        format!(
+            "connecting store boards to Redis at {}",
+            actors::db::redact(url)
+        )
+    })?;
+    Ok(Some(Arc::new(bus)))
 }
 
 /// Redis when configured (every node shares it, and it expires sessions by itself), the

@@ -49,7 +49,10 @@ pub async fn cart_board(
     snapshot: &Snapshot,
     cart: &Cart,
 ) -> ApiResult<(Store, StoreLive)> {
-    Ok(state.stores.effective(&cart_store(snapshot, cart)).await?)
+    Ok(state
+        .stores
+        .effective_checked(&cart_store(snapshot, cart))
+        .await?)
 }
 
 /// Prices the stored cart for `board` (from [`cart_board`]) and hands both to `f` (the priced
@@ -187,7 +190,7 @@ pub async fn orderable_board(
     let listed = snapshot
         .store(code)
         .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))?;
-    Ok(state.stores.effective(listed).await?)
+    Ok(state.stores.effective_checked(listed).await?)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

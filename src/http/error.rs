@@ -310,6 +310,17 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// Repository failures are internal unless a caller maps them to something better first,
 /// except text the database cannot store (PostgreSQL refuses NUL and invalid UTF-8 in text,
 /// where SQLite keeps them): that is the request's fault, and the statement changed nothing.
+impl From<actors::stores::BoardFailure> for ApiError {
+    fn from(err: actors::stores::BoardFailure) -> Self {
+        match err {
+            actors::stores::BoardFailure::Db(e) => e.into(),
+            actors::stores::BoardFailure::Unavailable => {
+                ApiError::internal(anyhow::anyhow!("store actor unavailable"))
+            }
+        }
+    }
+}
+
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
         if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {

@@ -4,6 +4,7 @@
 mod account_logs;
 mod accounts;
 mod addresses;
+mod board_nodes;
 mod cart;
 mod checkout;
 mod cleanup;

@@ -68,6 +68,7 @@ async fn the_gateway_answers_time_sync_and_delivers_store_updates() {
                     status: "open".into(),
                     notice: None,
                     sold_out: vec!["PZ001".into()],
+                    version: 1,
                 })
                 .await
                 .unwrap();

@@ -39,6 +39,10 @@ pub enum Event {
         status: String,
         notice: Option<String>,
         sold_out: Vec<String>,
+        /// The board's version after the change: every node's StoreActor for the store reloads
+        /// unless it already holds this one or a later one.
+        #[serde(default)]
+        version: i64,
     },
     /// An order reached a store's queue (`order:new`) or moved in it (`order:updated`), as the
     /// tablet lists it, to the store's tablets.
@@ -93,6 +97,7 @@ mod tests {
                 status: "busy".into(),
                 notice: None,
                 sold_out: vec!["PZ001".into()],
+                version: 3,
             },
             Event::CartUpdated {
                 user_id: None,

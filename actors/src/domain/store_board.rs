@@ -21,6 +21,21 @@ pub struct StoreLive {
     pub sold_out: Vec<String>,
 }
 
+/// A store's board at a version: what its StoreActor holds and lends to readers. The version
+/// is the database's (`store_board_versions`), bumped with every change; 0: never changed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Board {
+    pub version: i64,
+    pub live: StoreLive,
+}
+
+/// What staff can mark sold out. Products today; issue 22 adds ingredients and flavours here
+/// (and a list for each in `StoreLive`), so the board's messages keep their shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SoldOutItem {
+    Product(String),
+}
+
 impl StoreLive {
     pub fn is_sold_out(&self, product_code: &str) -> bool {
         self.sold_out

@@ -1,13 +1,34 @@
-//! The store board: what a store's staff set live (open, busy or closed with a notice, and
-//! the sold-out products), laid over the catalogue for every customer path (menu, cart,
-//! submit, store cards) and announced as `store:update` after it is written.
+//! The store board as virtual actors: one [`StoreActor`] per store, started by the first read
+//! or change of the store on this node and stopped after a quiet spell. It holds what the
+//! store's staff set live (open, busy or closed with a notice, the sold-out products) and
+//! lends it to readers as an `Arc` they take without a turn in its mailbox; the menu, the
+//! store card, store lists, order ETAs, cart pricing and submit all read it from memory.
 //!
-//! A simpler shape than an actor per store keeps the same guarantees: every change is one
-//! statement (an upsert of the status row, an insert or delete of one sold-out row), so
-//! concurrent tablets on any node lose nothing, and every read goes to the database, so a
-//! product marked sold out on one node is refused by the next submit on every node.
+//! A change goes through the store's actor: it is stored first (one statement for the change,
+//! plus the board's version bumped in the same transaction, so concurrent tablets on any node
+//! lose nothing), then read back and installed, then published as `store:update` carrying the
+//! new version, on the node's bus (for its sockets) and on the bus between nodes (`peers`: a
+//! Redis channel of its own when Redis is configured, since the app's bus is in-process by
+//! design). Every node's [`StoreBoards`] listens to `peers` and has its actor for that store
+//! reload when it holds an older version.
+//!
+//! What a reader on another node sees, and when:
+//! - **Cart pricing and submit** (the money path) read the board's version from the database
+//!   (one indexed read) and reload when it moved: a product sold out on node B is refused by
+//!   the very next cart or submit on node A, whether or not the bus has delivered yet.
+//! - **Menu, store card, store lists, order ETAs** read memory: they see B's change as soon as
+//!   the bus delivers its invalidation (milliseconds with Redis), and in any case once the
+//!   board is older than [`MAX_AGE_MS`] (a lost invalidation, or nodes without a shared bus),
+//!   when the next read checks the version before answering.
 
+mod actor;
+pub mod cell;
 pub mod presence;
+#[cfg(test)]
+mod tests;
+
+pub use actor::{Invalidate, Refresh, SetSoldOut, SetStatus, StoreActor};
+pub use cell::MAX_AGE_MS;
 
 use crate::bus::{Bus, Event};
 use crate::catalogue::CatalogueService;
@@ -15,44 +36,144 @@ use crate::clock::Clock;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::{Db, DbError};
 use crate::domain::catalog::{Store, StoreStatus};
-use crate::domain::store_board::{effective_store, shown_notice, status_name, StoreLive};
-use std::sync::Arc;
+use crate::domain::store_board::{effective_store, Board, SoldOutItem, StoreLive};
+use actix::{Actor, Addr, ArbiterHandle};
+use cell::BoardCell;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast::error::RecvError;
+
+/// A store nobody read or changed on this node for this long stops its actor.
+pub const IDLE: Duration = Duration::from_secs(300);
+
+#[derive(Debug, thiserror::Error)]
+pub enum BoardFailure {
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("store actor unavailable")]
+    Unavailable,
+}
+
+#[derive(Clone)]
+struct Handle {
+    addr: Addr<StoreActor>,
+    cell: Arc<BoardCell>,
+}
 
 pub struct StoreBoards {
     repo: StoreBoardRepo,
     bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
     clock: Clock,
+    arbiter: ArbiterHandle,
+    idle: Duration,
+    epoch: Instant,
+    actors: RwLock<HashMap<String, Handle>>,
 }
 
 impl StoreBoards {
-    pub fn new(db: Db, bus: Arc<dyn Bus>, clock: Clock) -> StoreBoards {
-        StoreBoards {
+    /// The registry, listening to `peers` (the bus between nodes; None: one node, its own
+    /// bus) for other nodes' changes. `arbiter`: where the actors run (see `actor_thread`).
+    pub fn start(
+        db: Db,
+        (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
+        clock: Clock,
+        arbiter: ArbiterHandle,
+        idle: Duration,
+    ) -> Arc<StoreBoards> {
+        let mut events = peers.as_ref().unwrap_or(&bus).subscribe();
+        let boards = Arc::new(StoreBoards {
             repo: StoreBoardRepo::new(db),
             bus,
+            peers,
             clock,
+            arbiter: arbiter.clone(),
+            idle,
+            epoch: Instant::now(),
+            actors: RwLock::new(HashMap::new()),
+        });
+        let weak = Arc::downgrade(&boards);
+        arbiter.spawn(async move {
+            loop {
+                let event = events.recv().await;
+                let Some(boards) = weak.upgrade() else { break };
+                match event {
+                    Ok(Event::StoreUpdate {
+                        store_code,
+                        version,
+                        ..
+                    }) => boards.invalidate(&store_code, version),
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(lost)) => {
+                        // Which stores changed is lost with the events: check them all.
+                        tracing::warn!(lost, "store boards missed bus events; reloading");
+                        boards.invalidate_all();
+                    }
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        });
+        boards
+    }
+
+    /// The store's live state, from memory (see the module doc for how fresh).
+    pub async fn live(&self, store_code: &str) -> Result<StoreLive, BoardFailure> {
+        Ok(self.board(store_code, MAX_AGE_MS).await?.live.clone())
+    }
+
+    /// The store as customers meet it now, and its live state (the sold-out list); from
+    /// memory, for what customers browse.
+    pub async fn effective(&self, store: &Store) -> Result<(Store, StoreLive), BoardFailure> {
+        let board = self.board(&store.store_code, MAX_AGE_MS).await?;
+        Ok((effective_store(store, &board.live), board.live.clone()))
+    }
+
+    /// [`effective`](Self::effective) checked against the database's version first: for cart
+    /// pricing and submit, which must not take an order for what another node just sold out.
+    pub async fn effective_checked(
+        &self,
+        store: &Store,
+    ) -> Result<(Store, StoreLive), BoardFailure> {
+        let board = self.checked(&store.store_code).await?;
+        Ok((effective_store(store, &board.live), board.live.clone()))
+    }
+
+    /// Every store as customers meet it now (for store lists): the stores not active on this
+    /// node are activated together, from three reads for the whole chain.
+    pub async fn effective_all(&self, stores: &[Store]) -> Result<Vec<Store>, BoardFailure> {
+        let inactive = {
+            let actors = self.read_actors();
+            stores.iter().any(|s| {
+                !actors
+                    .get(&s.store_code)
+                    .is_some_and(|h| h.addr.connected())
+            })
+        };
+        if inactive {
+            let mut boards = self.repo.load_all().await?;
+            let now = self.clock.now_ms();
+            let mut actors = self.write_actors();
+            for store in stores {
+                let code = &store.store_code;
+                if actors.get(code).is_some_and(|h| h.addr.connected()) {
+                    continue;
+                }
+                let handle = self.spawn(code);
+                handle
+                    .cell
+                    .install(boards.remove(code).unwrap_or_default(), now);
+                actors.insert(code.clone(), handle);
+            }
         }
-    }
-
-    pub async fn live(&self, store_code: &str) -> Result<StoreLive, DbError> {
-        self.repo.get(store_code).await
-    }
-
-    /// The store as customers meet it now, and its live state (the sold-out list).
-    pub async fn effective(&self, store: &Store) -> Result<(Store, StoreLive), DbError> {
-        let live = self.repo.get(&store.store_code).await?;
-        Ok((effective_store(store, &live), live))
-    }
-
-    /// Every store as customers meet it now (status and notice; for store lists, which do not
-    /// show sold-out products): one read for the whole list.
-    pub async fn effective_all(&self, stores: &[Store]) -> Result<Vec<Store>, DbError> {
-        let set = self.repo.statuses().await?;
+        let boards = futures_util::future::try_join_all(
+            stores.iter().map(|s| self.board(&s.store_code, MAX_AGE_MS)),
+        )
+        .await?;
         Ok(stores
             .iter()
-            .map(|s| match set.get(&s.store_code) {
-                Some(live) => effective_store(s, live),
-                None => s.clone(),
-            })
+            .zip(boards)
+            .map(|(s, b)| effective_store(s, &b.live))
             .collect())
     }
 
@@ -63,50 +184,156 @@ impl StoreBoards {
         status: StoreStatus,
         notice: Option<&str>,
         by: &str,
-    ) -> Result<(Store, StoreLive), DbError> {
-        let now = self.clock.now_ms();
-        self.repo
-            .set_status(&store.store_code, status, notice, by, now)
-            .await?;
-        tracing::info!(store = %store.store_code, status = status_name(status), by, "store status set");
-        self.announce(store).await
+    ) -> Result<(Store, StoreLive), BoardFailure> {
+        let msg = || SetStatus {
+            store: store.clone(),
+            status,
+            notice: notice.map(String::from),
+            by: by.to_string(),
+        };
+        for _ in 0..2 {
+            match self.handle(&store.store_code).addr.send(msg()).await {
+                Ok(board) => {
+                    let board: Arc<Board> = board?;
+                    return Ok(shown(store, &board));
+                }
+                // The actor stopped (idle) between lookup and send: start a new one.
+                Err(_) => self.forget(&store.store_code),
+            }
+        }
+        Err(BoardFailure::Unavailable)
     }
 
-    /// The staff mark a product sold out ("86") or back on sale.
+    /// The staff mark a product sold out ("86") or back on sale; a repeat changes nothing.
     pub async fn set_sold_out(
         &self,
         store: &Store,
         product_code: &str,
         sold_out: bool,
-    ) -> Result<(Store, StoreLive), DbError> {
-        let now = self.clock.now_ms();
-        let changed = self
-            .repo
-            .set_sold_out(&store.store_code, product_code, sold_out, now)
-            .await?;
-        if !changed {
-            // A repeat (a double tap, a retry): nothing to tell anyone.
-            return self.effective(store).await;
+    ) -> Result<(Store, StoreLive), BoardFailure> {
+        let msg = || SetSoldOut {
+            store: store.clone(),
+            item: SoldOutItem::Product(product_code.to_string()),
+            sold_out,
+        };
+        for _ in 0..2 {
+            match self.handle(&store.store_code).addr.send(msg()).await {
+                Ok(board) => {
+                    let board: Arc<Board> = board?;
+                    return Ok(shown(store, &board));
+                }
+                Err(_) => self.forget(&store.store_code),
+            }
         }
-        tracing::info!(store = %store.store_code, product = product_code, sold_out, "sold-out toggled");
-        self.announce(store).await
+        Err(BoardFailure::Unavailable)
     }
 
-    /// Reads back what is persisted and publishes it: the event always says the whole state,
-    /// so a client that missed one update is right again with the next.
-    async fn announce(&self, store: &Store) -> Result<(Store, StoreLive), DbError> {
-        let (shown, live) = self.effective(store).await?;
-        let event = Event::StoreUpdate {
-            store_code: store.store_code.clone(),
-            status: status_name(shown.status).to_string(),
-            notice: shown_notice(&shown),
-            sold_out: live.sold_out.clone(),
-        };
-        if let Err(e) = self.bus.publish(&event).await {
-            tracing::warn!(error = %e, store = %store.store_code, "store:update not published");
-        }
-        Ok((shown, live))
+    /// StoreActors alive on this node (for tests and metrics).
+    pub fn live_actors(&self) -> usize {
+        self.read_actors()
+            .values()
+            .filter(|h| h.addr.connected())
+            .count()
     }
+
+    /// The board, from memory when it was checked less than `max_age_ms` ago; else after the
+    /// actor checked the database's version (activation included).
+    async fn board(&self, store_code: &str, max_age_ms: i64) -> Result<Arc<Board>, BoardFailure> {
+        for _ in 0..2 {
+            let handle = self.handle(store_code);
+            if handle.cell.is_fresh(self.clock.now_ms(), max_age_ms) {
+                return Ok(handle.cell.get());
+            }
+            match handle.addr.send(Refresh { max_age_ms }).await {
+                Ok(board) => {
+                    handle.cell.get();
+                    return Ok(board?);
+                }
+                Err(_) => self.forget(store_code),
+            }
+        }
+        Err(BoardFailure::Unavailable)
+    }
+
+    /// The board, confirmed against the database's version now. The version is read here,
+    /// not in the actor, so a busy store's carts do not queue behind one another; only a
+    /// version that moved goes to the actor for a reload.
+    async fn checked(&self, store_code: &str) -> Result<Arc<Board>, BoardFailure> {
+        let handle = self.handle(store_code);
+        if handle.cell.is_loaded() {
+            let now = self.clock.now_ms();
+            let version = self.repo.version(store_code).await?;
+            if version == handle.cell.version() && handle.addr.connected() {
+                handle.cell.confirmed(now);
+                return Ok(handle.cell.get());
+            }
+        }
+        self.board(store_code, 0).await
+    }
+
+    fn invalidate(&self, store_code: &str, version: i64) {
+        if let Some(handle) = self.read_actors().get(store_code) {
+            handle.addr.do_send(Invalidate { version });
+        }
+    }
+
+    fn invalidate_all(&self) {
+        for handle in self.read_actors().values() {
+            handle.addr.do_send(Invalidate { version: i64::MAX });
+        }
+    }
+
+    fn handle(&self, store_code: &str) -> Handle {
+        if let Some(handle) = self
+            .read_actors()
+            .get(store_code)
+            .filter(|h| h.addr.connected())
+        {
+            return handle.clone();
+        }
+        let mut actors = self.write_actors();
+        if let Some(handle) = actors.get(store_code).filter(|h| h.addr.connected()) {
+            return handle.clone();
+        }
+        // Actors stop themselves when idle; drop their entries as new ones start.
+        actors.retain(|_, h| h.addr.connected());
+        let handle = self.spawn(store_code);
+        actors.insert(store_code.to_string(), handle.clone());
+        handle
+    }
+
+    fn spawn(&self, store_code: &str) -> Handle {
+        let cell = Arc::new(BoardCell::new(self.epoch));
+        let actor = StoreActor::new(
+            store_code.to_string(),
+            self.repo.clone(),
+            (self.bus.clone(), self.peers.clone()),
+            self.clock.clone(),
+            cell.clone(),
+            self.idle,
+        );
+        let addr = StoreActor::start_in_arbiter(&self.arbiter, |_| actor);
+        Handle { addr, cell }
+    }
+
+    fn forget(&self, store_code: &str) {
+        let mut actors = self.write_actors();
+        if actors.get(store_code).is_some_and(|h| !h.addr.connected()) {
+            actors.remove(store_code);
+        }
+    }
+
+    fn read_actors(&self) -> RwLockReadGuard<'_, HashMap<String, Handle>> {
+        self.actors.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write_actors(&self) -> RwLockWriteGuard<'_, HashMap<String, Handle>> {
+        self.actors.write().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn shown(store: &Store, board: &Board) -> (Store, StoreLive) {
+    (effective_store(store, &board.live), board.live.clone())
 }
 
 /// One store as customers meet it now, by code: the catalogue's, under what its staff set.

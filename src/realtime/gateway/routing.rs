@@ -81,6 +81,7 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             status,
             notice,
             sold_out,
+            ..
         } => {
             let payload = json!({
                 "storeCode": store_code, "status": status, "notice": notice, "soldOut": sold_out,
@@ -164,6 +165,7 @@ mod tests {
                     status: "busy".into(),
                     notice: None,
                     sold_out: vec![],
+                    version: 1,
                 },
                 vec![
                     ("/", "store:SH001".into(), "store:update"),

@@ -1,0 +1,249 @@
+//! One store's actor: the only writer of its board on this node. It runs one message at a
+//! time (an atomic response holds the mailbox until the message's writes are done), so the
+//! board it lends out moves forward one whole change at a time, and it stops when nobody has
+//! read or changed the store for a while.
+
+use super::cell::{stale, BoardCell};
+use crate::bus::{Bus, Event};
+use crate::clock::Clock;
+use crate::db::store_boards::StoreBoardRepo;
+use crate::db::DbError;
+use crate::domain::catalog::{Store, StoreStatus};
+use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
+use actix::prelude::*;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub struct StoreActor {
+    store_code: String,
+    repo: StoreBoardRepo,
+    bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
+    clock: Clock,
+    cell: Arc<BoardCell>,
+    idle: Duration,
+    last_used: Instant,
+}
+
+impl StoreActor {
+    pub fn new(
+        store_code: String,
+        repo: StoreBoardRepo,
+        (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
+        clock: Clock,
+        cell: Arc<BoardCell>,
+        idle: Duration,
+    ) -> StoreActor {
+        StoreActor {
+            store_code,
+            repo,
+            bus,
+            peers,
+            clock,
+            cell,
+            idle,
+            last_used: Instant::now(),
+        }
+    }
+
+    /// A command from a reader or the staff: it keeps the actor alive.
+    fn used(&mut self) -> Job {
+        self.last_used = Instant::now();
+        self.job()
+    }
+
+    fn job(&self) -> Job {
+        Job {
+            store_code: self.store_code.clone(),
+            repo: self.repo.clone(),
+            bus: self.bus.clone(),
+            peers: self.peers.clone(),
+            clock: self.clock.clone(),
+            cell: self.cell.clone(),
+        }
+    }
+}
+
+impl Actor for StoreActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        let every = (self.idle / 5).max(Duration::from_millis(10));
+        ctx.run_interval(every, |actor, ctx| {
+            let idle = actor.last_used.elapsed() >= actor.idle
+                && actor.cell.idle_secs() >= actor.idle.as_secs();
+            if idle {
+                ctx.stop();
+            }
+        });
+    }
+}
+
+/// What a message's future needs, cloned out of the actor so it can run without borrowing it.
+struct Job {
+    store_code: String,
+    repo: StoreBoardRepo,
+    bus: Arc<dyn Bus>,
+    peers: Option<Arc<dyn Bus>>,
+    clock: Clock,
+    cell: Arc<BoardCell>,
+}
+
+impl Job {
+    async fn reload(&self) -> Result<Arc<Board>, DbError> {
+        let now = self.clock.now_ms();
+        let board = self.repo.load(&self.store_code).await?;
+        self.cell.install(board, now);
+        Ok(self.cell.get())
+    }
+
+    /// One read of the version; the whole board only when it moved.
+    async fn check(&self, max_age_ms: i64) -> Result<Arc<Board>, DbError> {
+        let now = self.clock.now_ms();
+        if self.cell.is_fresh(now, max_age_ms) {
+            return Ok(self.cell.get());
+        }
+        if self.cell.is_loaded()
+            && self.repo.version(&self.store_code).await? == self.cell.version()
+        {
+            self.cell.confirmed(now);
+            return Ok(self.cell.get());
+        }
+        self.reload().await
+    }
+
+    /// After a change is stored: read it back (with whatever other nodes wrote meanwhile),
+    /// install it, then tell every node. The event always says the whole state, so a client
+    /// that missed one update is right again with the next.
+    async fn apply_and_announce(&self, store: &Store) -> Result<Arc<Board>, DbError> {
+        let board = self.reload().await?;
+        let shown = effective_store(store, &board.live);
+        let event = Event::StoreUpdate {
+            store_code: self.store_code.clone(),
+            status: status_name(shown.status).to_string(),
+            notice: shown_notice(&shown),
+            sold_out: board.live.sold_out.clone(),
+            version: board.version,
+        };
+        if let Err(e) = self.bus.publish(&event).await {
+            tracing::warn!(error = %e, store = %self.store_code, "store:update not published");
+        }
+        if let Some(peers) = &self.peers {
+            if let Err(e) = peers.publish(&event).await {
+                // Stored and applied here; other nodes catch up at their next version check.
+                tracing::warn!(error = %e, store = %self.store_code, "store board invalidation not sent");
+            }
+        }
+        Ok(board)
+    }
+}
+
+/// Answers the board, first checking the database's version when it was not checked for
+/// `max_age_ms` (0: check now). Activation is this message with the board never loaded.
+#[derive(Message)]
+#[rtype(result = "Result<Arc<Board>, DbError>")]
+pub struct Refresh {
+    pub max_age_ms: i64,
+}
+
+impl Handler<Refresh> for StoreActor {
+    type Result = AtomicResponse<Self, Result<Arc<Board>, DbError>>;
+
+    fn handle(&mut self, msg: Refresh, _: &mut Context<Self>) -> Self::Result {
+        let job = self.used();
+        AtomicResponse::new(Box::pin(
+            async move { job.check(msg.max_age_ms).await }.into_actor(self),
+        ))
+    }
+}
+
+/// The bus says the board reached `version` (on this node or another): reload unless held.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Invalidate {
+    pub version: i64,
+}
+
+impl Handler<Invalidate> for StoreActor {
+    type Result = AtomicResponse<Self, ()>;
+
+    fn handle(&mut self, msg: Invalidate, _: &mut Context<Self>) -> Self::Result {
+        // Not a use: a store nobody reads still passivates while other nodes change it.
+        let job = self.job();
+        AtomicResponse::new(Box::pin(
+            async move {
+                if stale(job.cell.version(), msg.version) {
+                    if let Err(e) = job.reload().await {
+                        // The next read past the max age checks again.
+                        tracing::warn!(error = %e, store = %job.store_code, "store board not reloaded");
+                    }
+                }
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+/// The staff set the store open, busy or closed, with a notice (none: the default words).
+/// `store` is the catalogue's, for the event's shown status and notice.
+#[derive(Message)]
+#[rtype(result = "Result<Arc<Board>, DbError>")]
+pub struct SetStatus {
+    pub store: Store,
+    pub status: StoreStatus,
+    pub notice: Option<String>,
+    pub by: String,
+}
+
+impl Handler<SetStatus> for StoreActor {
+    type Result = AtomicResponse<Self, Result<Arc<Board>, DbError>>;
+
+    fn handle(&mut self, msg: SetStatus, _: &mut Context<Self>) -> Self::Result {
+        let job = self.used();
+        AtomicResponse::new(Box::pin(
+            async move {
+                let now = job.clock.now_ms();
+                job.repo
+                    .set_status(&job.store_code, msg.status, msg.notice.as_deref(), &msg.by, now)
+                    .await?;
+                tracing::info!(store = %job.store_code, status = status_name(msg.status), by = %msg.by, "store status set");
+                job.apply_and_announce(&msg.store).await
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+/// The staff mark an item sold out ("86") or back on sale. A repeat (a double tap, a retry)
+/// changes nothing and tells no one.
+#[derive(Message)]
+#[rtype(result = "Result<Arc<Board>, DbError>")]
+pub struct SetSoldOut {
+    pub store: Store,
+    pub item: SoldOutItem,
+    pub sold_out: bool,
+}
+
+impl Handler<SetSoldOut> for StoreActor {
+    type Result = AtomicResponse<Self, Result<Arc<Board>, DbError>>;
+
+    fn handle(&mut self, msg: SetSoldOut, _: &mut Context<Self>) -> Self::Result {
+        let job = self.used();
+        AtomicResponse::new(Box::pin(
+            async move {
+                let now = job.clock.now_ms();
+                let SoldOutItem::Product(code) = &msg.item;
+                let changed = job
+                    .repo
+                    .set_sold_out(&job.store_code, code, msg.sold_out, now)
+                    .await?;
+                if changed.is_none() {
+                    return job.check(0).await;
+                }
+                tracing::info!(store = %job.store_code, product = %code, sold_out = msg.sold_out, "sold-out toggled");
+                job.apply_and_announce(&msg.store).await
+            }
+            .into_actor(self),
+        ))
+    }
+}
