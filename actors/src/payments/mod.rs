@@ -174,7 +174,11 @@ impl PaymentService {
             )
             .await;
         if !matches!(created, Err(PayFailure::NotPayable | PayFailure::Db(_))) {
-            self.session(&payment_id);
+            // Answered once the session has read the row and armed the timer, so the timer
+            // counts from the clock of the create, not of whatever runs next.
+            if let Err(e) = self.ask(&payment_id, Deadline).await {
+                tracing::warn!(error = %e, payment = %payment_id, "payment session not started; the sweep expires it");
+            }
         }
         created
     }
