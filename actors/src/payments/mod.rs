@@ -204,7 +204,7 @@ impl PaymentService {
         self.ask(payment_id, msg).await
     }
 
-    /// The payment as it stands, asked in its session (see [`core::PaymentCore::refresh`]): a
+    /// The payment as it stands, asked in its session: a
     /// pending one is checked with the provider, one past its 30 minutes goes through expiry.
     pub async fn refresh(&self, payment_id: &str) -> Result<PaymentRow, PayFailure> {
         self.ask(payment_id, Query).await

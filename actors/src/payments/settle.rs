@@ -200,7 +200,7 @@ impl PaymentCore {
 /// The same, for callers outside a session: each attempt's part runs in its session.
 impl PaymentService {
     /// The provider says the payment is paid (reconciliation's missed notify): settled in the
-    /// attempt's session, as [`PaymentCore::settle_paid`].
+    /// attempt's session.
     pub async fn settle_paid(
         &self,
         payment_id: &str,
@@ -234,7 +234,7 @@ impl PaymentService {
         }
     }
 
-    /// Decides one paid attempt (see [`PaymentCore::decide`]): refunds it unless it is the
+    /// Decides one paid attempt (see `PaymentCore::decide`): refunds it unless it is the
     /// standing order's settlement. For reconciliation.
     pub async fn refund_payment(&self, payment_id: &str) -> Result<Outcome, PayFailure> {
         self.ask(payment_id, Decide).await
