@@ -135,7 +135,7 @@ impl Application {
             LiveStores::new(catalogue.clone(), stores.clone()),
             realtime.bus.clone(),
             clock.clone(),
-            actor_thread,
+            actor_thread.clone(),
         ));
         let payments = Arc::new(PaymentService::new(
             PaymentRepo::new(db.clone()),
@@ -143,6 +143,7 @@ impl Application {
             orders.clone(),
             realtime.bus.clone(),
             clock.clone(),
+            actor_thread,
         ));
         let notify_base_url = match settings.payment.notify_base_url.trim() {
             "" => format!("http://127.0.0.1:{port}"),

@@ -29,11 +29,19 @@ pub fn start(state: AppState) -> Housekeeping {
     }))
 }
 
-/// Payments past their 30 minutes are asked about at the provider, then settled (paid) or
+/// At start, every open payment attempt gets its session back (timer re-armed, an overdue one
+/// expired at once); then every 15 s the sweep, the backstop of the sessions' timers
+/// (`actors::payments` says why it stays). Payments past their 30 minutes are asked about at the provider, then settled (paid) or
 /// closed there and here, their orders cancelled; then refunds owed (the provider could not
 /// make them) are asked for again, with the same refund id. Checked often: a status page
 /// asking meanwhile runs its own payment's expiry on the spot anyway.
 async fn expire_payments(state: AppState) {
+    match state.payments.restore_open().await {
+        Ok(restored) => tracing::info!(?restored, "payment sessions restored"),
+        Err(e) => {
+            tracing::warn!(error = %e, "payment sessions not restored; the sweep expires them")
+        }
+    }
     let mut ticks = tokio::time::interval(PAYMENT_EXPIRY_CHECK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

@@ -41,7 +41,7 @@ impl From<PayFailure> for ApiError {
                     store_tel: String::new(),
                 }
             }
-            PayFailure::Provider(PaymentError::Unavailable(_)) => {
+            PayFailure::Provider(PaymentError::Unavailable(_)) | PayFailure::Unavailable => {
                 ApiError::Unavailable(super::error::Msg::fixed(
                     "支付服务暂不可用，请稍后再试",
                     "The payment service is unavailable, please try again later",

@@ -90,6 +90,7 @@ fn sample_gauges(state: &AppState) {
     gauge!("actors_live", "kind" => "order_session").set(state.orders.live_sessions() as f64);
     gauge!("actors_live", "kind" => "cart_session").set(state.carts.live_sessions() as f64);
     gauge!("actors_live", "kind" => "store_actor").set(state.stores.live_actors() as f64);
+    gauge!("actors_live", "kind" => "payment_session").set(state.payments.live_sessions() as f64);
 }
 
 /// With `[metrics] bind`: a listener serving only `/metrics`, to everyone who can reach it (the

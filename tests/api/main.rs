@@ -18,6 +18,7 @@ mod metrics;
 mod nodes;
 mod openapi;
 mod payment_model;
+mod payment_sessions;
 mod payments;
 mod races;
 mod reconcile;

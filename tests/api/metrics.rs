@@ -162,6 +162,7 @@ async fn the_scrape_counts_requests_by_route_sockets_payments_and_the_pool() {
     assert!(must(&text, "actors_live", &[("kind", "cart_session")]) >= 1.0);
     assert!(must(&text, "actors_live", &[("kind", "order_session")]) >= 1.0);
     assert!(must(&text, "actors_live", &[("kind", "store_actor")]) >= 1.0);
+    assert!(must(&text, "actors_live", &[("kind", "payment_session")]) >= 1.0);
 
     // The pool, read at scrape time.
     let max = must(&text, "db_pool_max_connections", &[]);

@@ -11,7 +11,7 @@
 //! each of its moves. Then the race variant: the same notifies, queries and expiries fired
 //! at once, many times.
 
-mod fake;
+pub mod fake;
 mod invariants;
 mod world;
 

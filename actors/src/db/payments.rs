@@ -159,6 +159,18 @@ impl PaymentRepo {
         rows.iter().map(read).collect()
     }
 
+    /// Every attempt still open (created, pending, or failed), soonest deadline first: the
+    /// payment sessions re-arm their timers from these at start-up.
+    pub async fn open_attempts(&self) -> Result<Vec<PaymentRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending', 'failed') \
+             ORDER BY expires_at, payment_id"
+        ))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(read).collect()
+    }
+
     /// Refunds owed: rows in `refunding`, oldest first.
     pub async fn owed_refunds(&self) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(

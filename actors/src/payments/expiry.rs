@@ -5,7 +5,9 @@
 //! still open. A provider that cannot be reached leaves the attempt for the next run: an order
 //! is never cancelled on a guess.
 
-use super::{PayFailure, PaymentService, ATTEMPTS};
+use super::core::{PaymentCore, ATTEMPTS};
+use super::session::{Close, Expire};
+use super::{PayFailure, PaymentService};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::order_machine::Command;
@@ -31,7 +33,7 @@ impl CloseReason {
 }
 
 /// Attempts that can still be paid or whose expiry has not run yet.
-fn open(state: &str) -> bool {
+pub(super) fn open(state: &str) -> bool {
     matches!(state, "created" | "pending" | "failed")
 }
 
@@ -41,14 +43,16 @@ fn unknown_trade(e: &PaymentError) -> bool {
 }
 
 impl PaymentService {
-    /// Runs expiry for every open attempt past its 30 minutes, then the owed refunds and
-    /// interrupted settlements. Answers how many attempts it settled or closed; one the
-    /// provider could not answer for is logged and left for the next run.
+    /// The periodic sweep: expiry for every open attempt past its 30 minutes, each in its
+    /// session, then the owed refunds and interrupted settlements. Answers how many attempts
+    /// it settled or closed; one the provider could not answer for is logged and left for the
+    /// next run. The sessions' own timers expire this node's attempts on time; the sweep is
+    /// the backstop (see the module doc of [`super`]).
     pub async fn expire_due(&self) -> Result<usize, PayFailure> {
-        let due = self.repo.expired(self.clock.now_ms()).await?;
+        let due = self.repo().expired(self.core.clock.now_ms()).await?;
         let mut done = 0;
-        for p in due.iter().filter(|p| self.owns(p)) {
-            match self.expire_one(p).await {
+        for p in due.iter().filter(|p| self.core.owns(p)) {
+            match self.ask(&p.payment_id, Expire).await {
                 Ok(true) => done += 1,
                 Ok(false) => {}
                 Err(e) => {
@@ -67,11 +71,14 @@ impl PaymentService {
     /// could not answer for is left to its own expiry.
     pub async fn close_open_attempts(&self, order_no: &str) -> Result<usize, PayFailure> {
         let mut done = 0;
-        for p in self.repo.for_order(order_no).await? {
+        for p in self.repo().for_order(order_no).await? {
             if !open(&p.state) {
                 continue;
             }
-            match self.close_one(&p, CloseReason::OrderCancelled).await {
+            match self
+                .ask(&p.payment_id, Close(CloseReason::OrderCancelled))
+                .await
+            {
                 Ok(true) => done += 1,
                 Ok(false) => {}
                 Err(e) => {
@@ -81,14 +88,20 @@ impl PaymentService {
         }
         Ok(done)
     }
+}
 
+impl PaymentCore {
     /// One attempt's expiry: asked, then closed at the provider, then here. False when it had
     /// already been settled or closed by someone else.
     pub(super) async fn expire_one(&self, p: &PaymentRow) -> Result<bool, PayFailure> {
         self.close_one(p, CloseReason::Expired).await
     }
 
-    async fn close_one(&self, p: &PaymentRow, reason: CloseReason) -> Result<bool, PayFailure> {
+    pub(super) async fn close_one(
+        &self,
+        p: &PaymentRow,
+        reason: CloseReason,
+    ) -> Result<bool, PayFailure> {
         let paid = match self.provider.query(&p.payment_id).await {
             Ok(ProviderPaymentStatus::Paid {
                 trade_no, amount, ..

@@ -1,9 +1,17 @@
-//! Payment sessions: one row per attempt, moved created → pending → paid / failed / closed, and
-//! a paid attempt that does not keep the order's money → refunding → refunded. Every change is
-//! written (under the row's version) before the order moves and before anyone is told, so a
+//! Payment attempts: one row per attempt, moved created → pending → paid / failed / closed,
+//! and a paid attempt that does not keep the order's money → refunding → refunded. Every change
+//! is written (under the row's version) before the order moves and before anyone is told, so a
 //! notify replayed, delivered twice at once, or overtaken by the customer's return (query)
 //! changes things once.
 //!
+//! - [`session`]: one [`PaymentSession`] actor per attempt (virtual: started on first use,
+//!   stopped when idle and no timer is pending) runs its notify, query, expiry, close and
+//!   refund one at a time, and owns its 30-minute timer: armed when the attempt is created (or
+//!   its session activated), re-armed for every open attempt at start-up
+//!   ([`PaymentService::restore_open`]), one already past its deadline expiring at once.
+//!   The session removes the races inside one process (a notify and the customer's query of
+//!   the same attempt at once ask the provider one after the other); between nodes the row's
+//!   version (compare-and-set) stays the guard, as before.
 //! - [`settle`]: one settlement per order. The first paid attempt to make the order's payment
 //!   move claims the order's `paid_by` in the same write; every other paid attempt is refunded
 //!   with a fixed refund id, and a refund the provider cannot make now stays owed until the
@@ -11,32 +19,47 @@
 //! - [`expiry`]: at 30 minutes an attempt is asked about before anything is closed: paid
 //!   settles, unpaid is closed at the provider, then the order is cancelled.
 //! - A notify settles nothing the provider's own query does not confirm.
+//!
+//! **The periodic sweep stays, as a backstop** ([`PaymentService::expire_due`], every 15 s):
+//! a timer lives in one process. An attempt created on a node that died after start-up has a
+//! timer nowhere until some node restarts; a timer whose expiry found the provider down retries
+//! only on its own node; and another node's attempt activated here on demand (its notify came
+//! to us) is armed only if its deadline is still ahead. The sweep stays correct with the actor
+//! because it does not expire anything itself: each due attempt goes through its session, so it
+//! queues behind (and then sees the result of) the timer's own expiry, and across nodes the
+//! compare-and-set decides as it always did. The owed refunds' retries stay with the sweep too.
 
+mod core;
 mod expiry;
+pub mod session;
 mod settle;
 
+pub use expiry::CloseReason;
+pub use session::PaymentSession;
 pub use settle::{refund_id, Outcome};
 
-use crate::bus::{Bus, Event, PaymentOutcome};
 use crate::clock::Clock;
 use crate::db::orders::OrderRow;
-use crate::db::payments::{PaymentChange, PaymentRepo, PaymentRow};
+use crate::db::payments::{PaymentRepo, PaymentRow};
 use crate::db::DbError;
 use crate::domain::money::Fen;
-use crate::domain::order_machine::{state as s, Actor as Mover, Command};
 use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{
-    CreatePayment, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
-    ProviderPaymentStatus,
+    NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
 };
-use std::sync::Arc;
+use actix::{Actor, Addr, ArbiterHandle, Handler, Message};
+use session::{Deadline, Due, Notify, Query};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 pub mod reconcile;
-/// How often a compare-and-set is retried against concurrent writers before giving up.
-const ATTEMPTS: usize = 5;
 
 /// The pay-in-progress record lives 30 minutes (spec §3, §9); so does an attempt.
 pub const PAYMENT_LIFETIME_MS: i64 = 30 * 60_000;
+
+/// A session nobody used for this long, with no timer pending, stops.
+const IDLE: Duration = Duration::from_secs(300);
 
 #[derive(Debug, thiserror::Error)]
 pub enum PayFailure {
@@ -58,6 +81,9 @@ pub enum PayFailure {
     /// or not paid): nothing changed.
     #[error("the provider does not confirm the notify: {0}")]
     Unconfirmed(String),
+    /// The attempt's session stopped twice under the caller (the actor thread is going away).
+    #[error("payment session unavailable")]
+    Unavailable,
 }
 
 /// What a settle did.
@@ -67,47 +93,63 @@ pub enum Settled {
     AlreadyApplied,
 }
 
+/// The payment service: each attempt's work runs in its [`PaymentSession`]; this answers for
+/// them and finds (or starts) the session of an attempt.
 pub struct PaymentService {
-    repo: PaymentRepo,
-    provider: Arc<dyn PaymentProvider>,
-    orders: Arc<OrderRegistry>,
-    bus: Arc<dyn Bus>,
-    clock: Clock,
+    core: Arc<core::PaymentCore>,
+    arbiter: ArbiterHandle,
+    idle: Duration,
+    sessions: Mutex<HashMap<String, Addr<PaymentSession>>>,
+}
+
+/// What [`PaymentService::restore_open`] found at start-up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Restored {
+    /// Open attempts whose timer was armed for their deadline.
+    pub armed: usize,
+    /// Open attempts already past their deadline, expired at once (settled or closed).
+    pub expired: usize,
+    /// Past their deadline but the provider could not answer: their sessions retry.
+    pub left: usize,
 }
 
 impl PaymentService {
+    /// `arbiter`: where the sessions run (see `actor_thread`).
     pub fn new(
         repo: PaymentRepo,
         provider: Arc<dyn PaymentProvider>,
         orders: Arc<OrderRegistry>,
-        bus: Arc<dyn Bus>,
+        bus: Arc<dyn crate::bus::Bus>,
         clock: Clock,
+        arbiter: ArbiterHandle,
     ) -> PaymentService {
         PaymentService {
-            repo,
-            provider,
-            orders,
-            bus,
-            clock,
+            core: Arc::new(core::PaymentCore::new(repo, provider, orders, bus, clock)),
+            arbiter,
+            idle: IDLE,
+            sessions: Mutex::new(HashMap::new()),
         }
     }
 
+    /// Sessions stop after `idle` without work (and no timer pending); tests shorten it.
+    pub fn with_idle(mut self, idle: Duration) -> PaymentService {
+        self.idle = idle;
+        self
+    }
+
     pub fn repo(&self) -> &PaymentRepo {
-        &self.repo
+        &self.core.repo
     }
 
     pub fn provider(&self) -> &dyn PaymentProvider {
-        self.provider.as_ref()
-    }
-
-    /// Whether the attempt was made with this service's provider: the periodic jobs leave
-    /// another provider's attempts to that provider's service.
-    fn owns(&self, p: &PaymentRow) -> bool {
-        p.provider == self.provider.name()
+        self.core.provider.as_ref()
     }
 
     /// Starts an attempt: the row is written (created), the provider asked, and the row moved to
-    /// pending with its instructions before they are answered.
+    /// pending with its instructions before they are answered. Then its session starts and arms
+    /// the attempt's timer for created + 30 minutes (a failed create too: a failed attempt is
+    /// open until its expiry, which may cancel the order). Nobody can name the attempt before
+    /// this answers, so the create itself needs no turn in the session.
     pub async fn create(
         &self,
         order: &OrderRow,
@@ -117,121 +159,33 @@ impl PaymentService {
         client_ip: String,
         open_id: Option<String>,
     ) -> Result<(PaymentRow, PayInstructions), PayFailure> {
-        if !matches!(order.state, s::UNPAID | s::PAYMENT_FAILED) {
-            return Err(PayFailure::NotPayable);
-        }
-        let now = self.clock.now_ms();
-        let amount = order.order_amount - order.paid_amount;
-        let mut row = PaymentRow {
-            // 24 hex digits (96 random bits): unguessable, and a code the API accepts.
-            payment_id: format!("P{}", &uuid::Uuid::new_v4().simple().to_string()[..24]),
-            order_no: order.order_no.clone(),
-            user_id: order.user_id,
-            method: method.as_str().to_string(),
-            provider: self.provider.name().to_string(),
-            amount,
-            state: "created".into(),
-            provider_trade_no: None,
-            instructions: None,
-            fail_reason: None,
-            refunded: Fen::ZERO,
-            refund_reason: None,
-            refund_error: None,
-            refund_attempts: 0,
-            created_at: now,
-            expires_at: now + PAYMENT_LIFETIME_MS,
-            updated_at: now,
-            version: 1,
-        };
-        self.repo.insert(&row).await?;
-        let request = CreatePayment {
-            payment_id: row.payment_id.clone(),
-            order_no: order.order_no.clone(),
-            amount,
-            subject: format!("比萨订单 {}", order.order_no),
-            method,
-            notify_url,
-            return_url,
-            client_ip,
-            open_id,
-            expires_at: row.expires_at,
-        };
-        match self.provider.create(&request).await {
-            Ok(instructions) => {
-                let change = PaymentChange {
-                    state: "pending".into(),
-                    provider_trade_no: Some(instructions.provider_trade_no.clone()),
-                    instructions: serde_json::to_value(&instructions).ok(),
-                    ..PaymentChange::default()
-                };
-                if !self.repo.change(&row, &change, now).await? {
-                    return Err(PayFailure::Contended);
-                }
-                row.state = change.state;
-                row.version += 1;
-                row.instructions = change.instructions;
-                Ok((row, instructions))
-            }
-            Err(e) => {
-                let change = PaymentChange {
-                    state: "failed".into(),
-                    fail_reason: Some(e.to_string()),
-                    ..PaymentChange::default()
-                };
-                self.repo.change(&row, &change, now).await?;
-                Err(e.into())
+        // 24 hex digits (96 random bits): unguessable, and a code the API accepts.
+        let payment_id = format!("P{}", &uuid::Uuid::new_v4().simple().to_string()[..24]);
+        let created = self
+            .core
+            .create(
+                payment_id.clone(),
+                order,
+                method,
+                notify_url,
+                return_url,
+                client_ip,
+                open_id,
+            )
+            .await;
+        if !matches!(created, Err(PayFailure::NotPayable | PayFailure::Db(_))) {
+            // Answered once the session has read the row and armed the timer, so the timer
+            // counts from the clock of the create, not of whatever runs next.
+            if let Err(e) = self.ask(&payment_id, Deadline).await {
+                tracing::warn!(error = %e, payment = %payment_id, "payment session not started; the sweep expires it");
             }
         }
+        created
     }
 
-    /// The provider says the attempt failed or was cancelled: the order shows payment failed and
-    /// can be paid again.
-    pub async fn settle_failed(
-        &self,
-        payment_id: &str,
-        reason: &str,
-    ) -> Result<Settled, PayFailure> {
-        for _ in 0..ATTEMPTS {
-            let p = self
-                .repo
-                .get(payment_id)
-                .await?
-                .ok_or(PayFailure::NotFound)?;
-            if p.state != "pending" && p.state != "created" {
-                return Ok(Settled::AlreadyApplied);
-            }
-            let now = self.clock.now_ms();
-            let change = PaymentChange {
-                state: "failed".into(),
-                fail_reason: Some(reason.to_string()),
-                ..PaymentChange::default()
-            };
-            if !self.repo.change(&p, &change, now).await? {
-                continue;
-            }
-            self.move_if_possible(&p.order_no, Command::PaymentFailed)
-                .await?;
-            self.announce(&p, PaymentOutcome::Failed, now).await;
-            return Ok(Settled::Applied);
-        }
-        Err(PayFailure::Contended)
-    }
-
-    /// A system move that may legitimately no longer apply (the order moved on meanwhile).
-    async fn move_if_possible(&self, order_no: &str, command: Command) -> Result<(), PayFailure> {
-        match self
-            .orders
-            .make_move(order_no, Mover::System, command, Fen::ZERO)
-            .await
-        {
-            Ok(_) | Err(OrderFailure::Refused(_)) => Ok(()),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// A provider notify, its signature verified. It is only a hint: the provider is asked
-    /// (Alipay and WeChat Pay advise as much) and only what its answer confirms is applied; a
-    /// payment id we never issued is [`PayFailure::NotFound`].
+    /// A provider notify, its signature verified, in the attempt's session: only what the
+    /// provider's own query confirms is applied; a payment id we never issued is
+    /// [`PayFailure::NotFound`] (and starts no session).
     pub async fn on_notify(
         &self,
         payment_id: &str,
@@ -239,87 +193,97 @@ impl PaymentService {
         status: NotifyStatus,
         amount: Fen,
     ) -> Result<Settled, PayFailure> {
-        if self.repo.get(payment_id).await?.is_none() {
+        if self.repo().get(payment_id).await?.is_none() {
             return Err(PayFailure::NotFound);
         }
-        let answer = self.provider.query(payment_id).await?;
-        match (status, answer) {
-            (
-                NotifyStatus::Paid,
-                ProviderPaymentStatus::Paid {
-                    trade_no: t,
-                    amount: a,
-                    ..
-                },
-            ) if t == trade_no && a == amount => self.settle_paid(payment_id, &t, a).await,
-            (
-                NotifyStatus::Failed | NotifyStatus::Cancelled,
-                ProviderPaymentStatus::Failed { reason },
-            ) => self.settle_failed(payment_id, &reason).await,
-            (status, answer) => {
-                let why = format!(
-                    "notify {} (trade {trade_no}, {amount}) but the provider answers {answer:?}",
-                    status.as_str()
-                );
-                tracing::warn!(payment_id, %why, "payment notify not confirmed");
-                Err(PayFailure::Unconfirmed(why))
-            }
-        }
-    }
-
-    /// The payment as it stands. A pending one is checked with the provider first, so a
-    /// customer back before the notify never waits on a stale answer; one past its 30 minutes
-    /// goes through expiry (asked, then closed); a paid one whose settlement was interrupted
-    /// is finished.
-    pub async fn refresh(&self, payment_id: &str) -> Result<PaymentRow, PayFailure> {
-        let p = self
-            .repo
-            .get(payment_id)
-            .await?
-            .ok_or(PayFailure::NotFound)?;
-        let due = p.expires_at <= self.clock.now_ms();
-        match p.state.as_str() {
-            "created" | "pending" if due => {
-                // The provider being down must not break the status page: answer as stored.
-                if let Err(e) = self.expire_one(&p).await {
-                    tracing::warn!(error = %e, payment_id, "payment expiry on query failed");
-                }
-            }
-            "pending" => match self.provider.query(payment_id).await {
-                Ok(ProviderPaymentStatus::Paid {
-                    trade_no, amount, ..
-                }) => {
-                    self.settle_paid(payment_id, &trade_no, amount).await?;
-                }
-                Ok(ProviderPaymentStatus::Failed { reason }) => {
-                    self.settle_failed(payment_id, &reason).await?;
-                }
-                Ok(ProviderPaymentStatus::Closed) => {
-                    if let Err(e) = self.expire_one(&p).await {
-                        tracing::warn!(error = %e, payment_id, "closing a closed payment failed");
-                    }
-                }
-                Ok(ProviderPaymentStatus::Pending) => {}
-                Err(e) => tracing::warn!(error = %e, payment_id, "payment query failed"),
-            },
-            "paid" => {
-                self.decide(&p).await?;
-            }
-            _ => {}
-        }
-        self.repo.get(payment_id).await?.ok_or(PayFailure::NotFound)
-    }
-
-    async fn announce(&self, p: &PaymentRow, result: PaymentOutcome, at: i64) {
-        let event = Event::PaymentResult {
-            order_no: p.order_no.clone(),
-            user_id: p.user_id,
-            payment_id: p.payment_id.clone(),
-            result,
-            at,
+        let msg = Notify {
+            trade_no: trade_no.to_string(),
+            status,
+            amount,
         };
-        if let Err(e) = self.bus.publish(&event).await {
-            tracing::warn!(error = %e, payment = %p.payment_id, "payment:result not published");
+        self.ask(payment_id, msg).await
+    }
+
+    /// The payment as it stands, asked in its session: a
+    /// pending one is checked with the provider, one past its 30 minutes goes through expiry.
+    pub async fn refresh(&self, payment_id: &str) -> Result<PaymentRow, PayFailure> {
+        self.ask(payment_id, Query).await
+    }
+
+    /// At start-up: a session for every open attempt of this provider. Those still within
+    /// their 30 minutes arm their timer; those past it expire at once (asked, then settled or
+    /// closed), and one the provider cannot answer for now is retried by its session. Every
+    /// node restores every open attempt: a timer on two nodes costs a second query, and the
+    /// compare-and-set lets one expiry win.
+    pub async fn restore_open(&self) -> Result<Restored, PayFailure> {
+        let now = self.core.clock.now_ms();
+        let mut restored = Restored::default();
+        let open = self.repo().open_attempts().await?;
+        for p in open.iter().filter(|p| self.core.owns(p)) {
+            if p.expires_at > now {
+                // Answered once the session has read its row and armed its timer.
+                if self.ask(&p.payment_id, Deadline).await?.is_some() {
+                    restored.armed += 1;
+                }
+                continue;
+            }
+            match self.ask(&p.payment_id, Due).await {
+                Ok(_) => restored.expired += 1,
+                Err(e) => {
+                    tracing::warn!(error = %e, payment = %p.payment_id, "overdue payment left to its session's retry");
+                    restored.left += 1;
+                }
+            }
+        }
+        Ok(restored)
+    }
+
+    /// The deadline the attempt's session has armed its timer for, if any (starting the
+    /// session if it was not running).
+    pub async fn timer_deadline(&self, payment_id: &str) -> Result<Option<i64>, PayFailure> {
+        self.ask(payment_id, Deadline).await
+    }
+
+    /// How many payment sessions are alive in this process.
+    pub fn live_sessions(&self) -> usize {
+        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.values().filter(|a| a.connected()).count()
+    }
+
+    /// Sends `msg` to the attempt's session and waits for its answer; a session that stopped
+    /// (idle) between lookup and send is started again once.
+    async fn ask<M, T>(&self, payment_id: &str, msg: M) -> Result<T, PayFailure>
+    where
+        M: Message<Result = Result<T, PayFailure>> + Clone + Send + 'static,
+        T: Send + 'static,
+        PaymentSession: Handler<M>,
+    {
+        for _ in 0..2 {
+            match self.session(payment_id).send(msg.clone()).await {
+                Ok(answer) => return answer,
+                Err(_) => self.forget(payment_id),
+            }
+        }
+        Err(PayFailure::Unavailable)
+    }
+
+    fn session(&self, payment_id: &str) -> Addr<PaymentSession> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(addr) = sessions.get(payment_id).filter(|a| a.connected()) {
+            return addr.clone();
+        }
+        // Sessions stop themselves when idle; drop their entries as new ones start.
+        sessions.retain(|_, a| a.connected());
+        let session = PaymentSession::new(payment_id.to_string(), self.core.clone(), self.idle);
+        let addr = PaymentSession::start_in_arbiter(&self.arbiter, |_| session);
+        sessions.insert(payment_id.to_string(), addr.clone());
+        addr
+    }
+
+    fn forget(&self, payment_id: &str) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if sessions.get(payment_id).is_some_and(|a| !a.connected()) {
+            sessions.remove(payment_id);
         }
     }
 }

@@ -9,7 +9,9 @@
 //! `refunding`, and [`PaymentService::settle_owed`] (the housekeeping job) asks again, waiting
 //! longer after each failure ([`refund_retry_due`]).
 
-use super::{PayFailure, PaymentService, Settled, ATTEMPTS};
+use super::core::{PaymentCore, ATTEMPTS};
+use super::session::{Decide, SettlePaid};
+use super::{PayFailure, PaymentService, Settled};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::money::Fen;
@@ -35,12 +37,12 @@ pub fn refund_id(payment_id: &str) -> String {
     format!("{payment_id}-refund")
 }
 
-impl PaymentService {
+impl PaymentCore {
     /// The provider says the payment is paid (a confirmed notify, a query, expiry, or
-    /// reconciliation). Checks the amount, marks the payment paid once, then decides it: the
+    /// reconciliation), in the attempt's session. Checks the amount, marks the payment paid once, then decides it: the
     /// order's payment move if nobody settled the order yet (the customer is told), a refund
     /// otherwise. Called again for a paid payment, it finishes what an interruption left.
-    pub async fn settle_paid(
+    pub(super) async fn settle_paid(
         &self,
         payment_id: &str,
         trade_no: &str,
@@ -193,6 +195,24 @@ impl PaymentService {
             }
         }
     }
+}
+
+/// The same, for callers outside a session: each attempt's part runs in its session.
+impl PaymentService {
+    /// The provider says the payment is paid (reconciliation's missed notify): settled in the
+    /// attempt's session.
+    pub async fn settle_paid(
+        &self,
+        payment_id: &str,
+        trade_no: &str,
+        amount: Fen,
+    ) -> Result<Settled, PayFailure> {
+        let msg = SettlePaid {
+            trade_no: trade_no.to_string(),
+            amount,
+        };
+        self.ask(payment_id, msg).await
+    }
 
     /// Refunds whatever the order's attempts paid and may not keep (a refused or cancelled
     /// order gives back even the settling attempt). Answers what was refunded now; a refund
@@ -201,8 +221,8 @@ impl PaymentService {
     pub async fn refund_order(&self, order_no: &str) -> Result<Fen, PayFailure> {
         let mut total = Fen::ZERO;
         let mut refused = None;
-        for p in self.repo.for_order(order_no).await? {
-            match self.decide(&p).await? {
+        for p in self.repo().for_order(order_no).await? {
+            match self.ask(&p.payment_id, Decide).await? {
                 Outcome::Refunded if p.state != "refunded" => total += p.amount,
                 Outcome::Owed(e @ PaymentError::Rejected { .. }) => refused = Some(e),
                 _ => {}
@@ -214,33 +234,28 @@ impl PaymentService {
         }
     }
 
-    /// Decides one paid attempt (see [`PaymentService::decide`]): refunds it unless it is the
+    /// Decides one paid attempt (see `PaymentCore::decide`): refunds it unless it is the
     /// standing order's settlement. For reconciliation.
     pub async fn refund_payment(&self, payment_id: &str) -> Result<Outcome, PayFailure> {
-        let p = self
-            .repo
-            .get(payment_id)
-            .await?
-            .ok_or(PayFailure::NotFound)?;
-        self.decide(&p).await
+        self.ask(payment_id, Decide).await
     }
 
     /// The housekeeping pass: asks again for every owed refund, and decides every paid attempt
     /// whose settlement was interrupted. Answers how many rows it finished; a row that fails
     /// is logged and left for the next run.
     pub async fn settle_owed(&self) -> Result<usize, PayFailure> {
-        let now = self.clock.now_ms();
+        let now = self.core.clock.now_ms();
         let mut rows: Vec<PaymentRow> = self
-            .repo
+            .repo()
             .owed_refunds()
             .await?
             .into_iter()
             .filter(|p| refund_retry_due(p.refund_attempts, p.updated_at, now))
             .collect();
-        rows.extend(self.repo.unsettled_paid().await?);
+        rows.extend(self.repo().unsettled_paid().await?);
         let mut finished = 0;
-        for p in rows.into_iter().filter(|p| self.owns(p)) {
-            match self.decide(&p).await {
+        for p in rows.into_iter().filter(|p| self.core.owns(p)) {
+            match self.ask(&p.payment_id, Decide).await {
                 Ok(Outcome::Kept | Outcome::Refunded) => finished += 1,
                 Ok(_) => {}
                 Err(e) => {

@@ -46,6 +46,7 @@ impl World {
             app.app_state.orders.clone(),
             app.app_state.bus.clone(),
             clock.clone(),
+            actors::actor_thread::start().unwrap(),
         ));
         World {
             app,
