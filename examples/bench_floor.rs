@@ -4,6 +4,12 @@
 //! acks of its own, no recovery, no checks). A `tick` is encoded once and its frame handed to
 //! each member socket of the room with one non-blocking `send`.
 //!
+//! For the inbound benchmark (`BENCH_MODE=inbound`) it answers the product's customer events
+//! the same way, with nothing behind them: `time:sync` (ack `{clientTime, serverTime}`),
+//! `order:watch` (joins `order:<orderNo>`; ack `{errCode, order}` with the snapshot of
+//! `BENCH_ORDER_SNAPSHOT`, a file holding what `pizza-order` answers, its orderNo replaced;
+//! the view token is not checked) and `store:watch` (joins `store:<storeCode>`).
+//!
 //! What it costs per delivery is what the kernel costs: the least any server that sends each
 //! delivery to its socket can pay on this machine. Beside it, the report shows how much of the
 //! CPU of the two real servers is theirs and how much is the kernel's.
@@ -39,6 +45,12 @@ struct Conn {
 
 thread_local! {
     static ROOMS: RefCell<HashMap<String, Vec<Rc<Conn>>>> = RefCell::new(HashMap::new());
+    /// The order detail `order:watch` answers (inbound benchmark), read once at start.
+    static SNAPSHOT: Value = std::env::var("BENCH_ORDER_SNAPSHOT")
+        .ok()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
 }
 
 /// An unmasked text frame.
@@ -149,8 +161,50 @@ impl Conn {
                     conn.ack(id, result);
                 });
             }
+            Some("time:sync") => {
+                let client_time = args
+                    .get(1)
+                    .and_then(|a| a.get("clientTime"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                self.ack(
+                    id,
+                    json!({"clientTime": client_time, "serverTime": common::now_ms() as i64}),
+                );
+            }
+            Some("order:watch") => {
+                let order_no = args
+                    .get(1)
+                    .and_then(|a| a.get("orderNo"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                self.join(&format!("order:{order_no}"));
+                let mut order = SNAPSHOT.with(Clone::clone);
+                order["orderNo"] = json!(order_no);
+                self.ack(id, json!({"errCode": "00", "order": order}));
+            }
+            Some("store:watch") => {
+                let code = args
+                    .get(1)
+                    .and_then(|a| a.get("storeCode"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.join(&format!("store:{code}"));
+                self.ack(id, json!({"errCode": "00"}));
+            }
             _ => {}
         }
+    }
+
+    fn join(self: &Rc<Self>, room: &str) {
+        ROOMS.with(|all| {
+            all.borrow_mut()
+                .entry(room.to_owned())
+                .or_default()
+                .push(self.clone());
+        });
+        self.rooms.borrow_mut().push(room.to_owned());
     }
 
     fn ack(&self, id: Option<u64>, value: Value) {
