@@ -31,9 +31,20 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::Notify;
 use tokio::task::LocalSet;
 
-/// Engine.IO's open packet: no heartbeat for the benchmark's length (the harness answers pings
-/// but never sends one).
-const OPEN: &str = r#"0{"sid":"floor","upgrades":[],"pingInterval":3600000,"pingTimeout":60000,"maxPayload":1000000}"#;
+/// Engine.IO's heartbeat: by default none for the benchmark's length. With
+/// `BENCH_FLOOR_PING_MS` (the inbound benchmark sets the servers' 25 s), a ping every so often
+/// on each connection, as the real servers send them (the harness answers; no timeout here).
+fn ping_interval_ms() -> Option<u64> {
+    std::env::var("BENCH_FLOOR_PING_MS").ok()?.parse().ok()
+}
+
+/// Engine.IO's open packet.
+fn open_packet() -> String {
+    let ping = ping_interval_ms().unwrap_or(3_600_000);
+    format!(
+        r#"0{{"sid":"floor","upgrades":[],"pingInterval":{ping},"pingTimeout":60000,"maxPayload":1000000}}"#
+    )
+}
 
 struct Conn {
     stream: TcpStream,
@@ -308,7 +319,11 @@ async fn serve(stream: TcpStream) {
         wake: Notify::new(),
         rooms: RefCell::new(Vec::new()),
     });
-    conn.send(&text_frame(OPEN));
+    conn.send(&text_frame(&open_packet()));
+    let ping_every = ping_interval_ms().map(std::time::Duration::from_millis);
+    let first_ping =
+        tokio::time::Instant::now() + ping_every.unwrap_or(std::time::Duration::from_secs(86_400));
+    let mut ping = Box::pin(tokio::time::sleep_until(first_ping));
     let mut chunk = vec![0u8; 16 * 1024];
     'reading: loop {
         while let Some((opcode, payload, used)) = next_frame(&buf) {
@@ -329,6 +344,12 @@ async fn serve(stream: TcpStream) {
                     Ok(n) => buf.extend_from_slice(&chunk[..n]),
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     Err(_) => break,
+                }
+            }
+            () = ping.as_mut(), if ping_every.is_some() => {
+                conn.send(&text_frame("2"));
+                if let Some(every) = ping_every {
+                    ping.as_mut().reset(tokio::time::Instant::now() + every);
                 }
             }
             _ = conn.wake.notified() => {

@@ -172,9 +172,7 @@ impl Client {
                         match client.emit_with_ack(&event, arg).await {
                             Some(ack) if ack_ok(&ack) => {}
                             Some(ack) => return client.settle(Err(format!("{event}: {ack}"))),
-                            None => {
-                                return client.settle(Err(format!("{event} not acknowledged")))
-                            }
+                            None => return client.settle(Err(format!("{event} not acknowledged"))),
                         }
                     }
                     client.settle(Ok(()));

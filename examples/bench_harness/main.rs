@@ -145,7 +145,6 @@ fn options() -> Result<Options, String> {
     })
 }
 
-
 // ---- /proc readings ----
 
 fn server_rss(pid: u32) -> f64 {

@@ -51,7 +51,7 @@ for (const n of sizes) {
   line("RSS per idle socket (KiB)", (r) => r.rssPerSocket / 1024, (v) => f(v, 2));
   for (const ph of ["watch", "sync"]) {
     if (![...rs, ...nd, ...fl].some((r) => r.phases?.[ph])) continue;
-    const at = (get) => (r) => (r.phases?.[ph] ? get(r.phases[ph]) : NaN);
+    const at = (get) => (r) => (r?.phases?.[ph] ? get(r.phases[ph]) : NaN);
     console.log(`  -- ${ph === "watch" ? "order:watch, once per socket" : "time:sync at a fixed rate"}`);
     line("sent", at((p) => p.expected), int);
     line("acked", at((p) => p.received), int);
@@ -65,7 +65,8 @@ for (const n of sizes) {
     line("CPU per ack (µs)", at((p) => 1e6 / p.acksPerCpuS), (v) => f(v, 1));
     line("harness CPU (% of one core)", at((p) => p.harnessCpuPct), (v) => f(v, 0));
     if (ph === "sync") {
-      const pairs = (other) => rs.map((r, i) => at((p) => p.acksPerCpuS)(r) / at((p) => p.acksPerCpuS)(other[i])).filter(Number.isFinite);
+      const acks = at((p) => p.acksPerCpuS);
+      const pairs = (other) => rs.filter((_, i) => other[i]).map((r, i) => acks(r) / acks(other[i])).filter(Number.isFinite);
       const [pn, pf] = [pairs(nd), pairs(fl)];
       if (pn.length > 1 || pf.length > 1) {
         row("  … run by run", "", "", "", pn.map((k) => k.toFixed(2)).join(" "), pf.map((k) => k.toFixed(2)).join(" "));

@@ -195,7 +195,9 @@ run_one() { # n, label, run
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   elif [[ $label == floor ]]; then
     port=$FLOOR_PORT
-    BENCH_ORDER_SNAPSHOT=$OUT/snapshot.json "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" "$SERVER_HOST" \
+    # In inbound mode the floor pings every 25 s, as the two servers do (their default).
+    BENCH_ORDER_SNAPSHOT=$OUT/snapshot.json BENCH_FLOOR_PING_MS=$([[ $MODE == inbound ]] && echo 25000) \
+      "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" "$SERVER_HOST" \
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   else
     port=$NODE_PORT
