@@ -69,7 +69,8 @@ for (const n of sizes) {
       const pairs = (other) => rs.filter((_, i) => other[i]).map((r, i) => acks(r) / acks(other[i])).filter(Number.isFinite);
       const [pn, pf] = [pairs(nd), pairs(fl)];
       if (pn.length > 1 || pf.length > 1) {
-        row("  … run by run", "", "", "", pn.map((k) => k.toFixed(2)).join(" "), pf.map((k) => k.toFixed(2)).join(" "));
+        const list = (p) => p.map((k) => k.toFixed(2)).join(" ") || "—";
+        console.log(`    … run by run: rust/node ${list(pn)}; rust/floor ${list(pf)}`);
       }
       goals.push({ n, rust: med(rs, at((p) => p.acksPerCpuS)), node: med(nd, at((p) => p.acksPerCpuS)), floor: med(fl, at((p) => p.acksPerCpuS)), pn, pf });
     }

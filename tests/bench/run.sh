@@ -20,7 +20,8 @@
 # report (report-inbound.mjs) gives acks per server CPU-second and the ratios to Node and the
 # floor. See docs/benchmarks.md.
 #
-# Environment: BENCH_MODE (fanout, inbound), BENCH_SERVERS ("rust node floor": which to run), BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
+# Environment: BENCH_MODE (fanout, inbound), BENCH_SERVERS ("rust node floor": which to run),
+# BENCH_SKIP_BUILD (set: use the release binaries as they are, e.g. built under a shared lock), BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
 # BENCH_BURST (20 per store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes),
 # BENCH_RUST_WORKERS (1), BENCH_NET (loopback; rfs, veth: see below).
 set -euo pipefail
@@ -130,7 +131,9 @@ case $NET in
   *) echo "BENCH_NET must be loopback, rfs or veth" >&2; exit 2 ;;
 esac
 
-if [[ $MODE == inbound ]]; then
+if [[ -n ${BENCH_SKIP_BUILD:-} ]]; then
+  echo "using the release binaries already built (BENCH_SKIP_BUILD)"
+elif [[ $MODE == inbound ]]; then
   echo "building pizza-order, the floor and the client harness (release)"
   cargo build --release --bin pizza-order --example bench_floor --example bench_harness
 else

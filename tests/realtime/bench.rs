@@ -209,7 +209,7 @@ fn drive_inbound(server: Server, port: u16, harness: &Path, label: &str, watch: 
     }
 }
 
-/// `pizza-order serve` (this build's binary) on a fresh embedded database and a free port.
+/// `pizza-order serve` (this build's binary) on a fresh, empty embedded database and a free port.
 fn start_product(dir: &Path) -> (Server, u16) {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -221,6 +221,9 @@ fn start_product(dir: &Path) -> (Server, u16) {
         .env("PIZZA__SERVER__BIND", format!("127.0.0.1:{port}"))
         .env("PIZZA__SERVER__WORKERS", "1")
         .env("PIZZA__ORDERING__TABLE_SECRET", "smoke-table-secret-0123")
+        // No demo chain: time:sync needs none, and seeding it in a debug build is seconds of
+        // CPU that the timing-sensitive tests running beside this one would feel.
+        .env("PIZZA__DATABASE__SEED_WHEN_EMPTY", "false")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
