@@ -1,5 +1,5 @@
-//! The client harness of the real-time benchmark (`make bench-realtime`, `tests/bench/run.sh`),
-//! the same for both servers (examples/bench_server.rs and tests/bench/node-server.mjs). It
+//! The client harness of the real-time benchmarks (`make bench-realtime`,
+//! `make bench-socket-inbound`, `tests/bench/run.sh`), the same for every server. It
 //! speaks Engine.IO v4 / Socket.IO v5 directly over WebSocket (open, ping/pong, CONNECT, EVENT,
 //! ACK; text frames only), on one thread with no garbage collector, so that the client side
 //! is not what limits or delays: a Node harness (`ws`) paused up to 180 ms at 20k sockets
@@ -13,6 +13,9 @@
 //! <source-net>.<addr-base + floor(i / per-addr)> (default 127.0.0, 2, 5000 each).
 //! `--bill <pid>[,<pid>...]` names other threads whose CPU time counts as the server's: with
 //! BENCH_NET=veth, the server host's network receive thread.
+//!
+//! `--mode inbound` (`make bench-socket-inbound`): the clients send `order:watch` and
+//! `time:sync` and the servers answer; see inbound.rs. The default, `--mode fanout`:
 //!
 //! Phases:
 //!   1. idle: server VmRSS before connecting and after N sockets are connected, each having
