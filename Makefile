@@ -105,3 +105,10 @@ fmt:
 .PHONY: bench-realtime
 bench-realtime:
 	bash tests/bench/run.sh
+
+# The Socket.IO inbound benchmark: `pizza-order serve` (release) vs socket.io 4.8 vs the floor
+# answering `order:watch` once per socket, then `time:sync` at BENCH_SYNC_RATE a second (5000);
+# acks per server CPU-second and the ratios. Same BENCH_SIZES, BENCH_REPEAT, BENCH_NET as above.
+.PHONY: bench-socket-inbound
+bench-socket-inbound:
+	BENCH_MODE=inbound bash tests/bench/run.sh

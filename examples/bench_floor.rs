@@ -4,6 +4,12 @@
 //! acks of its own, no recovery, no checks). A `tick` is encoded once and its frame handed to
 //! each member socket of the room with one non-blocking `send`.
 //!
+//! For the inbound benchmark (`BENCH_MODE=inbound`) it answers the product's customer events
+//! the same way, with nothing behind them: `time:sync` (ack `{clientTime, serverTime}`),
+//! `order:watch` (joins `order:<orderNo>`; ack `{errCode, order}` with the snapshot of
+//! `BENCH_ORDER_SNAPSHOT`, a file holding what `pizza-order` answers, its orderNo replaced;
+//! the view token is not checked) and `store:watch` (joins `store:<storeCode>`).
+//!
 //! What it costs per delivery is what the kernel costs: the least any server that sends each
 //! delivery to its socket can pay on this machine. Beside it, the report shows how much of the
 //! CPU of the two real servers is theirs and how much is the kernel's.
@@ -25,9 +31,20 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::Notify;
 use tokio::task::LocalSet;
 
-/// Engine.IO's open packet: no heartbeat for the benchmark's length (the harness answers pings
-/// but never sends one).
-const OPEN: &str = r#"0{"sid":"floor","upgrades":[],"pingInterval":3600000,"pingTimeout":60000,"maxPayload":1000000}"#;
+/// Engine.IO's heartbeat: by default none for the benchmark's length. With
+/// `BENCH_FLOOR_PING_MS` (the inbound benchmark sets the servers' 25 s), a ping every so often
+/// on each connection, as the real servers send them (the harness answers; no timeout here).
+fn ping_interval_ms() -> Option<u64> {
+    std::env::var("BENCH_FLOOR_PING_MS").ok()?.parse().ok()
+}
+
+/// Engine.IO's open packet.
+fn open_packet() -> String {
+    let ping = ping_interval_ms().unwrap_or(3_600_000);
+    format!(
+        r#"0{{"sid":"floor","upgrades":[],"pingInterval":{ping},"pingTimeout":60000,"maxPayload":1000000}}"#
+    )
+}
 
 struct Conn {
     stream: TcpStream,
@@ -39,6 +56,12 @@ struct Conn {
 
 thread_local! {
     static ROOMS: RefCell<HashMap<String, Vec<Rc<Conn>>>> = RefCell::new(HashMap::new());
+    /// The order detail `order:watch` answers (inbound benchmark), read once at start.
+    static SNAPSHOT: Value = std::env::var("BENCH_ORDER_SNAPSHOT")
+        .ok()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
 }
 
 /// An unmasked text frame.
@@ -149,8 +172,50 @@ impl Conn {
                     conn.ack(id, result);
                 });
             }
+            Some("time:sync") => {
+                let client_time = args
+                    .get(1)
+                    .and_then(|a| a.get("clientTime"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                self.ack(
+                    id,
+                    json!({"clientTime": client_time, "serverTime": common::now_ms() as i64}),
+                );
+            }
+            Some("order:watch") => {
+                let order_no = args
+                    .get(1)
+                    .and_then(|a| a.get("orderNo"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                self.join(&format!("order:{order_no}"));
+                let mut order = SNAPSHOT.with(Clone::clone);
+                order["orderNo"] = json!(order_no);
+                self.ack(id, json!({"errCode": "00", "order": order}));
+            }
+            Some("store:watch") => {
+                let code = args
+                    .get(1)
+                    .and_then(|a| a.get("storeCode"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.join(&format!("store:{code}"));
+                self.ack(id, json!({"errCode": "00"}));
+            }
             _ => {}
         }
+    }
+
+    fn join(self: &Rc<Self>, room: &str) {
+        ROOMS.with(|all| {
+            all.borrow_mut()
+                .entry(room.to_owned())
+                .or_default()
+                .push(self.clone());
+        });
+        self.rooms.borrow_mut().push(room.to_owned());
     }
 
     fn ack(&self, id: Option<u64>, value: Value) {
@@ -254,7 +319,11 @@ async fn serve(stream: TcpStream) {
         wake: Notify::new(),
         rooms: RefCell::new(Vec::new()),
     });
-    conn.send(&text_frame(OPEN));
+    conn.send(&text_frame(&open_packet()));
+    let ping_every = ping_interval_ms().map(std::time::Duration::from_millis);
+    let first_ping =
+        tokio::time::Instant::now() + ping_every.unwrap_or(std::time::Duration::from_secs(86_400));
+    let mut ping = Box::pin(tokio::time::sleep_until(first_ping));
     let mut chunk = vec![0u8; 16 * 1024];
     'reading: loop {
         while let Some((opcode, payload, used)) = next_frame(&buf) {
@@ -275,6 +344,12 @@ async fn serve(stream: TcpStream) {
                     Ok(n) => buf.extend_from_slice(&chunk[..n]),
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     Err(_) => break,
+                }
+            }
+            () = ping.as_mut(), if ping_every.is_some() => {
+                conn.send(&text_frame("2"));
+                if let Some(every) = ping_every {
+                    ping.as_mut().reset(tokio::time::Instant::now() + every);
                 }
             }
             _ = conn.wake.notified() => {

@@ -3,9 +3,20 @@
 // `publish` (ack) {rooms, count, rateHz, payloadSize} -> `tick` {room, seq, sentAt, pad}.
 // Defaults: connection state recovery off, perMessageDeflate off, ping every 25 s.
 //
+// For the inbound benchmark (BENCH_MODE=inbound) it answers the product's customer events the
+// way `pizza-order serve` does (src/realtime/gateway): `time:sync` (ack) {clientTime} ->
+// {clientTime, serverTime}; `order:watch` (ack) {orderNo, viewToken}: the view token checked
+// as the product checks it (HMAC-SHA256 under BENCH_TABLE_SECRET, constant-time), the socket
+// joins `order:<orderNo>`, the ack is {errCode: "00", order} with the snapshot of
+// BENCH_ORDER_SNAPSHOT (what the product answered for one order, orderNo replaced; the
+// product reads it from its database, this server from memory) or {errCode: "404", …};
+// `store:watch` (ack) {storeCode}: joins `store:<storeCode>`.
+//
 //     node tests/bench/node-server.mjs [port] [host, default 127.0.0.1]
 import { createServer } from "node:http";
 import { Server } from "socket.io";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
 
 const port = Number(process.argv[2] ?? 3200);
 const host = process.argv[3] ?? "127.0.0.1";
@@ -13,6 +24,17 @@ const nowMs = () => performance.timeOrigin + performance.now();
 
 const httpServer = createServer();
 const io = new Server(httpServer, { transports: ["websocket", "polling"], serveClient: false });
+
+const tableSecret = process.env.BENCH_TABLE_SECRET ?? "";
+const snapshot = process.env.BENCH_ORDER_SNAPSHOT ? JSON.parse(readFileSync(process.env.BENCH_ORDER_SNAPSHOT, "utf8")) : null;
+const codeLike = (s) => typeof s === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(s);
+// actors/src/domain/view_token.rs
+const viewTokenOk = (orderNo, token) => {
+  if (typeof token !== "string" || token.length !== 32) return false;
+  const mac = createHmac("sha256", tableSecret).update("pizza-order/order-view/v1\n").update(orderNo).digest().subarray(0, 16);
+  const presented = Buffer.from(token, "hex");
+  return presented.length === 16 && timingSafeEqual(mac, presented);
+};
 
 function publish({ rooms, count, rateHz = 0, payloadSize = 0 }, done) {
   const pad = "x".repeat(payloadSize);
@@ -45,6 +67,24 @@ io.on("connection", (socket) => {
     const list = Array.isArray(rooms) ? rooms : [];
     socket.join(list);
     if (typeof ack === "function") ack(list.length);
+  });
+  socket.on("time:sync", (arg, ack) => {
+    if (typeof ack === "function") ack({ clientTime: arg?.clientTime ?? null, serverTime: Date.now() });
+  });
+  socket.on("order:watch", (arg, ack) => {
+    const orderNo = arg?.orderNo;
+    if (typeof ack !== "function") return;
+    if (!codeLike(orderNo)) return ack({ errCode: "400", errMsg: "orderNo is not valid" });
+    if (!viewTokenOk(orderNo, arg?.viewToken)) return ack({ errCode: "404", errMsg: "订单不存在" });
+    socket.join(`order:${orderNo}`);
+    ack({ errCode: "00", order: { ...snapshot, orderNo } });
+  });
+  socket.on("store:watch", (arg, ack) => {
+    const code = arg?.storeCode;
+    if (!codeLike(code)) return typeof ack === "function" && ack({ errCode: "400", errMsg: "storeCode is not valid" });
+    for (const room of socket.rooms) if (room.startsWith("store:")) socket.leave(room);
+    socket.join(`store:${code}`);
+    if (typeof ack === "function") ack({ errCode: "00" });
   });
   socket.on("publish", (spec, ack) => {
     publish(spec, (result) => typeof ack === "function" && ack(result));

@@ -12,7 +12,16 @@
 # N is run BENCH_REPEAT times (default 3), the servers taking turns, and the report gives
 # medians and the ratio of every pair of runs.
 #
-# Environment: BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
+# BENCH_MODE=inbound (`make bench-socket-inbound`) measures the other direction: the clients ask
+# and the servers answer. Ours is then the product itself, `pizza-order serve` (release build,
+# embedded SQLite, BENCH_RUST_WORKERS workers), against node-server.mjs and the floor answering
+# the same events: every socket sends `order:watch` once (orders seeded by seed-orders.sql),
+# then `time:sync` at BENCH_SYNC_RATE a second in all (default 5000) for BENCH_SECONDS s; the
+# report (report-inbound.mjs) gives acks per server CPU-second and the ratios to Node and the
+# floor. See docs/benchmarks.md.
+#
+# Environment: BENCH_MODE (fanout, inbound), BENCH_SERVERS ("rust node floor": which to run),
+# BENCH_SKIP_BUILD (set: use the release binaries as they are, e.g. built under a shared lock), BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
 # BENCH_BURST (20 per store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes),
 # BENCH_RUST_WORKERS (1), BENCH_NET (loopback; rfs, veth: see below).
 set -euo pipefail
@@ -25,6 +34,10 @@ if ! [[ $REPEAT =~ ^[1-9][0-9]*$ ]]; then echo "BENCH_REPEAT must be a positive 
 RUST_PORT=${BENCH_RUST_PORT:-3100}
 NODE_PORT=${BENCH_NODE_PORT:-3200}
 FLOOR_PORT=${BENCH_FLOOR_PORT:-3300}
+MODE=${BENCH_MODE:-fanout}
+if [[ $MODE != fanout && $MODE != inbound ]]; then echo "BENCH_MODE must be fanout or inbound" >&2; exit 2; fi
+# The table secret the product signs view tokens with; the harness and Node compute the same.
+TABLE_SECRET=bench-table-secret-0123456789
 HARNESS_ARGS=(--rate "${BENCH_RATE:-200}" --seconds "${BENCH_SECONDS:-10}" --burst "${BENCH_BURST:-20}"
   --stores "${BENCH_STORES:-50}" --payload "${BENCH_PAYLOAD:-64}")
 
@@ -118,8 +131,15 @@ case $NET in
   *) echo "BENCH_NET must be loopback, rfs or veth" >&2; exit 2 ;;
 esac
 
-echo "building the Rust server, the floor and the client harness (release)"
-cargo build --release --example bench_server --example bench_floor --example bench_harness
+if [[ -n ${BENCH_SKIP_BUILD:-} ]]; then
+  echo "using the release binaries already built (BENCH_SKIP_BUILD)"
+elif [[ $MODE == inbound ]]; then
+  echo "building pizza-order, the floor and the client harness (release)"
+  cargo build --release --bin pizza-order --example bench_floor --example bench_harness
+else
+  echo "building the Rust server, the floor and the client harness (release)"
+  cargo build --release --example bench_server --example bench_floor --example bench_harness
+fi
 if [[ ! -f $BENCH/node_modules/.package-lock.json || $BENCH/package-lock.json -nt $BENCH/node_modules/.package-lock.json ]]; then
   (cd "$BENCH" && npm install --no-audit --no-fund)
 fi
@@ -135,19 +155,57 @@ wait_port() { # port, timeout s
   done
 }
 
+# `pizza-order serve` as the benchmark runs it: its table secret, one worker, our address. (An
+# `env` command rather than a function, so that `$!` is the server's own pid.)
+PRODUCT_ENV=(env PIZZA__ORDERING__TABLE_SECRET="$TABLE_SECRET" PIZZA__SERVER__WORKERS="${BENCH_RUST_WORKERS:-1}"
+  PIZZA__SERVER__BIND="$SERVER_HOST:$RUST_PORT")
+
+# The product's database: the demo chain, and N/2 orders for the largest N (seed-orders.sql);
+# and the snapshot the product answers for one of them, which Node and the floor answer too.
+prepare_product() {
+  DATA=$OUT/data
+  local most=0 n
+  for n in $SIZES; do ((n > most)) && most=$n; done
+  "$ROOT/target/release/pizza-order" --data-dir "$DATA" seed >"$OUT/seed.log" 2>&1
+  sed "s/:orders/$((most / 2 > 0 ? most / 2 : 1))/" "$BENCH/seed-orders.sql" | sqlite3 "$DATA/pizza.db"
+  echo "seeded $(sqlite3 "$DATA/pizza.db" "SELECT count(*) FROM orders WHERE order_no LIKE 'BENCH%'") benchmark orders in $DATA"
+  "${PRODUCT_ENV[@]}" "$ROOT/target/release/pizza-order" --data-dir "$DATA" serve >"$OUT/snapshot.server.log" 2>&1 &
+  SERVER_PID=$!
+  wait_port "$RUST_PORT" 60
+  local token
+  token=$(node -e 'const c = require("node:crypto"); const [secret, no] = process.argv.slice(1);
+    console.log(c.createHmac("sha256", secret).update("pizza-order/order-view/v1\n").update(no).digest().subarray(0, 16).toString("hex"))' \
+    "$TABLE_SECRET" BENCH00000000)
+  curl -sf "http://$SERVER_HOST:$RUST_PORT/api/v1/orders/BENCH00000000?viewToken=$token" |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.stringify(JSON.parse(s).data)))' \
+      >"$OUT/snapshot.json"
+  kill "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+  echo "order snapshot: $(wc -c <"$OUT/snapshot.json") bytes"
+}
+
 ADDR=2 # source addresses 127.0.0.<ADDR>...; each run takes fresh ones (TIME_WAIT from the last)
 run_one() { # n, label, run
   local n=$1 label=$2 run=$3 port
-  if [[ $label == rust ]]; then
+  if [[ $label == rust && $MODE == inbound ]]; then
+    port=$RUST_PORT
+    "${PRODUCT_ENV[@]}" "${PIN_SERVER[@]}" "$ROOT/target/release/pizza-order" --data-dir "$DATA" serve \
+      >"$OUT/$n-$label.$run.server.log" 2>&1 &
+  elif [[ $label == rust ]]; then
     port=$RUST_PORT
     "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" "$SERVER_HOST" \
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   elif [[ $label == floor ]]; then
     port=$FLOOR_PORT
-    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" "$SERVER_HOST" >"$OUT/$n-$label.$run.server.log" 2>&1 &
+    # In inbound mode the floor pings every 25 s, as the two servers do (their default).
+    BENCH_ORDER_SNAPSHOT=$OUT/snapshot.json BENCH_FLOOR_PING_MS=$([[ $MODE == inbound ]] && echo 25000) \
+      "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_floor" "$port" "$SERVER_HOST" \
+      >"$OUT/$n-$label.$run.server.log" 2>&1 &
   else
     port=$NODE_PORT
-    "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" "$SERVER_HOST" >"$OUT/$n-$label.$run.server.log" 2>&1 &
+    BENCH_TABLE_SECRET=$TABLE_SECRET BENCH_ORDER_SNAPSHOT=$OUT/snapshot.json \
+      "${PIN_SERVER[@]}" node "$BENCH/node-server.mjs" "$port" "$SERVER_HOST" >"$OUT/$n-$label.$run.server.log" 2>&1 &
   fi
   SERVER_PID=$!
   wait_port "$port" 30
@@ -155,7 +213,8 @@ run_one() { # n, label, run
   "${NETNS[@]}" timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
     --host "$SERVER_HOST" --source-net "$SOURCE_NET" "${BILL[@]}" \
     --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
-    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" --out "$OUT/$n-$label.$run.json" &
+    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" "${MODE_ARGS[@]}" --watch-orders "$((n / 2 > 0 ? n / 2 : 1))" \
+    --out "$OUT/$n-$label.$run.json" &
   HARNESS_PID=$!
   wait "$HARNESS_PID" || echo "harness ($label, n=$n, run $run) exited with $?" >&2
   HARNESS_PID=
@@ -165,6 +224,12 @@ run_one() { # n, label, run
   SERVER_PID=
   sleep 1
 }
+
+MODE_ARGS=()
+if [[ $MODE == inbound ]]; then
+  MODE_ARGS=(--mode inbound --sync-rate "${BENCH_SYNC_RATE:-5000}" --table-secret "$TABLE_SECRET")
+  prepare_product
+fi
 
 for n in $SIZES; do
   if ((n + 64 > FD_LIMIT)); then
@@ -176,9 +241,7 @@ for n in $SIZES; do
     continue
   fi
   for ((run = 1; run <= REPEAT; run++)); do
-    run_one "$n" rust "$run"
-    run_one "$n" node "$run"
-    run_one "$n" floor "$run"
+    for label in ${BENCH_SERVERS:-rust node floor}; do run_one "$n" "$label" "$run"; done
   done
 done
 
@@ -186,9 +249,15 @@ if [[ $NET == veth ]]; then
   tx_dropped() { "$@" | awk '/TX:/ { getline; print $4 }'; }
   echo "veth packets dropped: server end $(tx_dropped ip -s link show "$VETH_SERVER"), client end $(tx_dropped ip -n "$VETH_NS" -s link show "$VETH_CLIENT")"
 fi
-node "$BENCH/report.mjs" "$OUT"
-echo
-echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
+if [[ $MODE == inbound ]]; then
+  node "$BENCH/report-inbound.mjs" "$OUT"
+  echo
+  echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: pizza-order serve, ${BENCH_RUST_WORKERS:-1} worker, embedded SQLite, recovery on (its default);"
+else
+  node "$BENCH/report.mjs" "$OUT"
+  echo
+  echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
+fi
 case $NET in
   loopback) echo "network: loopback, the clients' receive path in the server's context (BENCH_NET=veth: as on two hosts)." ;;
   rfs) echo "network: loopback with rfs, each packet received on the core of the process that reads its socket." ;;

@@ -158,3 +158,140 @@ fn the_harness_drives_the_rust_server_and_the_floor_and_the_report_reads_them() 
         }
     }
 }
+
+/// Runs the harness in inbound mode against `server` (started by `start`), as run.sh names run
+/// 1 of `label`, and checks that every request was answered.
+fn drive_inbound(server: Server, port: u16, harness: &Path, label: &str, watch: bool, dir: &Path) {
+    let out = dir.join(format!("{SOCKETS}-{label}.1.json"));
+    let mut command = Command::new(harness);
+    command
+        .args(["--mode", "inbound", "--port", &port.to_string()])
+        .args(["--pid", &server.0.id().to_string()])
+        .args([
+            "--n",
+            &SOCKETS.to_string(),
+            "--sync-rate",
+            "200",
+            "--seconds",
+            "1",
+        ])
+        .args([
+            "--addr-base",
+            "248",
+            "--per-addr",
+            "30",
+            "--connect-timeout",
+            "30",
+        ])
+        .args(["--label", label, "--out", out.to_str().unwrap()]);
+    if watch {
+        command.args([
+            "--watch-orders",
+            "5",
+            "--table-secret",
+            "smoke-table-secret-0123",
+        ]);
+    }
+    let status = command.status().unwrap();
+    assert!(status.success(), "{label}: harness exited with {status}");
+    drop(server);
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(result["connected"], SOCKETS, "{result}");
+    assert_eq!(result["stillOpen"], SOCKETS, "{result}");
+    let sync = &result["phases"]["sync"];
+    assert_eq!(sync["expected"], 200, "{sync}");
+    assert_eq!(sync["received"], 200, "{sync}");
+    assert!(sync["acksPerCpuS"].as_f64().unwrap() > 0.0, "{sync}");
+    if watch {
+        let watched = &result["phases"]["watch"];
+        assert_eq!(watched["received"], SOCKETS, "{watched}");
+        assert_eq!(watched["refused"], 0, "{watched}");
+    }
+}
+
+/// `pizza-order serve` (this build's binary) on a fresh, empty embedded database and a free port.
+fn start_product(dir: &Path) -> (Server, u16) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(env!("CARGO_BIN_EXE_pizza-order"))
+        .args(["--data-dir", dir.join("data").to_str().unwrap(), "serve"])
+        .env("PIZZA__SERVER__BIND", format!("127.0.0.1:{port}"))
+        .env("PIZZA__SERVER__WORKERS", "1")
+        .env("PIZZA__ORDERING__TABLE_SECRET", "smoke-table-secret-0123")
+        // No demo chain: time:sync needs none, and seeding it in a debug build is seconds of
+        // CPU that the timing-sensitive tests running beside this one would feel.
+        .env("PIZZA__DATABASE__SEED_WHEN_EMPTY", "false")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server(child);
+    // Migrating and seeding come first: wait until it listens.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "pizza-order did not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (server, port)
+}
+
+#[test]
+fn the_inbound_harness_drives_the_product_and_the_floor_and_the_report_reads_them() {
+    let examples = examples_dir();
+    let binaries = ["bench_floor", "bench_harness"].map(|b| examples.join(b));
+    if binaries.iter().any(|b| !b.is_file()) {
+        let message = format!(
+            "no bench_floor/bench_harness in {} (cargo test --workspace builds them)",
+            examples.display()
+        );
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+        println!("SKIPPED: {message}");
+        return;
+    }
+    let [floor, harness] = &binaries;
+    let dir = std::env::temp_dir().join(format!("bench-inbound-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+
+    // The product answers time:sync (order:watch needs seeded orders: run.sh seeds them).
+    let (product, port) = start_product(&dir);
+    drive_inbound(product, port, harness, "rust", false, &dir);
+    // The floor answers both, order:watch without a database.
+    let (server, port) = start_server(floor);
+    drive_inbound(server, port, harness, "floor", true, &dir);
+
+    let report = Command::new("node")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/bench/report-inbound.mjs"
+        ))
+        .arg(&dir)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    match report {
+        Ok(report) => {
+            let text = String::from_utf8_lossy(&report.stdout);
+            assert!(
+                report.status.success(),
+                "{text}{}",
+                String::from_utf8_lossy(&report.stderr)
+            );
+            assert!(text.contains(&format!("N = {SOCKETS} sockets")), "{text}");
+            assert!(text.contains("acks per server CPU-second"), "{text}");
+            assert!(text.contains(&format!("N={SOCKETS}: ")), "{text}");
+        }
+        Err(error) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "node: {error}"
+            );
+            println!("SKIPPED the report: no node ({error})");
+        }
+    }
+}

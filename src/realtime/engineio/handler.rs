@@ -6,9 +6,15 @@ use super::packet::Packet;
 pub use super::request::RequestInfo;
 use super::session::Session;
 use super::websocket::WsLink;
+use std::any::Any;
 use std::borrow::Borrow;
 use std::fmt;
 use std::sync::Arc;
+
+/// What the layer above keeps with a session ([`EngineSocket::attach`]) and gets back with each
+/// of its messages, so that it need not look the session up in a table of its own: with
+/// thousands of sessions that lookup is a cold hash table and key, every message.
+pub type Attached = Arc<dyn Any + Send + Sync>;
 
 /// What the engine tells the layer above. Called from the server's worker threads: keep each
 /// call short (hand long work to a task or an actor). Calls for one session are not
@@ -20,6 +26,17 @@ pub trait EngineHandler: Send + Sync + 'static {
     fn on_message(&self, sid: &Sid, text: String);
     /// A binary message arrived (a binary WebSocket frame, or `b<base64>` in a polling payload).
     fn on_binary(&self, sid: &Sid, data: Vec<u8>);
+    /// [`on_message`](Self::on_message) with what the handler attached to the session, if it
+    /// did. By default the attachment is ignored.
+    fn on_message_attached(&self, attached: Option<&Attached>, sid: &Sid, text: String) {
+        let _ = attached;
+        self.on_message(sid, text);
+    }
+    /// [`on_binary`](Self::on_binary) with what the handler attached to the session.
+    fn on_binary_attached(&self, attached: Option<&Attached>, sid: &Sid, data: Vec<u8>) {
+        let _ = attached;
+        self.on_binary(sid, data);
+    }
     /// The session is closed; called once, after it left the session table.
     fn on_disconnect(&self, sid: &Sid, reason: DisconnectReason);
 }
@@ -151,6 +168,12 @@ impl EngineSocket {
 
     pub fn sid(&self) -> &Sid {
         self.session.sid()
+    }
+
+    /// Keeps `data` with the session, for the handler's `on_*_attached` (the first call wins).
+    /// Hold the session's handle weakly in it, or the session and its data keep each other.
+    pub fn attach(&self, data: Attached) {
+        self.session.attach(data);
     }
 
     /// Sends a text message (packet `4`). Over polling, the text must not contain `\x1e`.

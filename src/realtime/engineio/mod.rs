@@ -22,7 +22,8 @@ mod ws_frame;
 
 pub use config::EngineConfig;
 pub use handler::{
-    DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid, TransportKind,
+    Attached, DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid,
+    TransportKind,
 };
 pub use listen::{serve, ListenOptions};
 pub use request::Headers;

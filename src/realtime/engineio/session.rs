@@ -3,12 +3,13 @@
 
 use super::config::EngineConfig;
 use super::handler::{
-    DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid, TransportKind,
+    Attached, DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid,
+    TransportKind,
 };
 use super::packet::{OpenPayload, Packet};
 use super::websocket::WsLink;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use tokio::sync::Notify;
 use tokio::time::{sleep_until, Instant};
 
@@ -88,6 +89,7 @@ impl Shared {
             wake: Notify::new(),
             pong: Notify::new(),
             closed: Notify::new(),
+            attached: OnceLock::new(),
         });
         table.insert(sid, Arc::clone(&session));
         drop(table);
@@ -155,6 +157,8 @@ pub(crate) struct Session {
     pong: Notify,
     /// Wakes the heartbeat when the session closes.
     closed: Notify,
+    /// The handler's own state for this session ([`EngineSocket::attach`]).
+    attached: OnceLock<Attached>,
 }
 
 /// What a GET gets.
@@ -191,6 +195,10 @@ impl Session {
 
     pub(crate) fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    pub(crate) fn attach(&self, data: Attached) {
+        let _ = self.attached.set(data);
     }
 
     /// The handshake packet for this session.
@@ -287,8 +295,14 @@ impl Session {
             }
         }
         match packet {
-            Packet::Message(text) => self.handler.on_message(&self.sid, text),
-            Packet::Binary(data) => self.handler.on_binary(&self.sid, data),
+            Packet::Message(text) => {
+                self.handler
+                    .on_message_attached(self.attached.get(), &self.sid, text)
+            }
+            Packet::Binary(data) => {
+                self.handler
+                    .on_binary_attached(self.attached.get(), &self.sid, data)
+            }
             Packet::Close => self.close(DisconnectReason::ClientClose),
             // In v4 the server pings and the client answers, never the other way round.
             Packet::Ping(_) => self.close(DisconnectReason::TransportError),

@@ -19,7 +19,7 @@ use super::ws_frame::{self, OP_CLOSE, OP_PONG};
 use actix_codec::Decoder;
 use actix_http::ws::{Codec, Frame, Item};
 use bytes::BytesMut;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -58,11 +58,33 @@ struct Out {
     broken: bool,
     /// In this thread's list of links to flush.
     scheduled: bool,
+    /// Written to while its own connection handles a read: that connection flushes it.
+    flush_after_read: bool,
 }
 
 thread_local! {
     /// Links written to by the running task, flushed when it yields.
     static TO_FLUSH: RefCell<Vec<WsLink>> = const { RefCell::new(Vec::new()) };
+    /// The link whose connection is handling what it just read (its address), if any: what is
+    /// written to it meanwhile (acks, mostly) is flushed by that connection once the whole read
+    /// is handled, one write for all, without a flush task.
+    static READING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Marks `link` as handling its read until dropped.
+struct ReadTurn;
+
+impl ReadTurn {
+    fn start(link: &WsLink) -> ReadTurn {
+        READING.with(|r| r.set(Arc::as_ptr(&link.0) as usize));
+        ReadTurn
+    }
+}
+
+impl Drop for ReadTurn {
+    fn drop(&mut self) {
+        READING.with(|r| r.set(0));
+    }
 }
 
 /// Puts `link` on this thread's flush list, starting the flush task if the list was empty.
@@ -180,8 +202,25 @@ impl WsLink {
             }
             return;
         }
+        if READING.with(Cell::get) == Arc::as_ptr(&self.0) as usize {
+            out.flush_after_read = true;
+            return;
+        }
         if !out.scheduled && schedule_flush(self) {
             out.scheduled = true;
+            return;
+        }
+        self.flush_locked(&mut out);
+        if !out.pending.is_empty() || out.broken {
+            drop(out);
+            self.0.wake.notify_one();
+        }
+    }
+
+    /// Writes what was written during the read just handled (see `READING`).
+    fn flush_after_read(&self) {
+        let mut out = self.lock();
+        if !std::mem::take(&mut out.flush_after_read) {
             return;
         }
         self.flush_locked(&mut out);
@@ -383,6 +422,14 @@ impl Connection {
     }
 
     fn decode_all(&mut self) -> Step {
+        let turn = ReadTurn::start(&self.link);
+        let step = self.decode_frames();
+        drop(turn);
+        self.link.flush_after_read();
+        step
+    }
+
+    fn decode_frames(&mut self) -> Step {
         loop {
             match self.codec.decode(&mut self.read_buf) {
                 Ok(Some(frame)) => match self.on_frame(frame) {

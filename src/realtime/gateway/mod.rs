@@ -96,15 +96,25 @@ pub fn install(
         });
 }
 
-/// `time:sync` (ack): `{clientTime}` → `{clientTime, serverTime}`, on both namespaces.
+/// The answer to `time:sync`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TimeSync<'a> {
+    /// As the client sent it (null when it sent none).
+    client_time: &'a Value,
+    server_time: i64,
+}
+
+/// `time:sync` (ack): `{clientTime}` → `{clientTime, serverTime}`, on both namespaces. Every
+/// client asks it now and then, so its answer is written straight from a struct.
 fn on_time_sync(socket: &Socket, clock: Clock) {
     socket.on("time:sync", move |_, args, ack| {
         if let Some(ack) = ack {
-            let client_time = args.first().and_then(|a| a.get("clientTime")).cloned();
-            ack.send(vec![json!({
-                "clientTime": client_time.unwrap_or(Value::Null),
-                "serverTime": clock.now_ms(),
-            })]);
+            let client_time = args.first().and_then(|a| a.get("clientTime"));
+            ack.send_one(&TimeSync {
+                client_time: client_time.unwrap_or(&Value::Null),
+                server_time: clock.now_ms(),
+            });
         }
     });
 }

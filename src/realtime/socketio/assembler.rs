@@ -27,6 +27,17 @@ impl AssembledPacket {
             data => Ok(data.clone()),
         }
     }
+
+    /// [`reconstructed_data`](Self::reconstructed_data), taking the packet apart instead of
+    /// copying its data.
+    pub fn into_data(self) -> Result<Option<Value>, ParseError> {
+        match self.packet.data {
+            Some(data) if self.packet.kind.is_binary() => {
+                reconstruct(&data, &self.buffers).map(Some)
+            }
+            data => Ok(data),
+        }
+    }
 }
 
 /// Per-connection decoder state: text packets pass through, a binary header waits for its

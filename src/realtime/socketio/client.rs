@@ -17,6 +17,9 @@ struct ClientState {
     decoder: BinaryPacketAssembler,
     /// Connected sockets by namespace name.
     sockets: HashMap<String, Socket>,
+    /// The main namespace's, also in `sockets`: most packets are for it, and this spares each
+    /// of them a hash and a look at a key elsewhere in memory.
+    main: Option<Socket>,
     /// A namespace connection succeeded once (the connect timeout is over).
     connected_once: bool,
     /// The connect timeout's timer, stopped at the first connection so that it holds no
@@ -26,6 +29,26 @@ struct ClientState {
     closed: bool,
 }
 
+/// A decoded packet (if complete) and the client's socket in its namespace (if connected).
+pub(crate) type Decoded = Result<Option<(AssembledPacket, Option<Socket>)>, ParseError>;
+
+impl ClientState {
+    fn get(&self, namespace: &str) -> Option<&Socket> {
+        if namespace == "/" {
+            self.main.as_ref()
+        } else {
+            self.sockets.get(namespace)
+        }
+    }
+
+    fn with_socket(&self, decoded: Result<Option<AssembledPacket>, ParseError>) -> Decoded {
+        Ok(decoded?.map(|assembled| {
+            let socket = self.get(&assembled.packet.namespace).cloned();
+            (assembled, socket)
+        }))
+    }
+}
+
 impl Client {
     pub(crate) fn new(engine: EngineSocket, max_attachments: usize) -> Arc<Client> {
         Arc::new(Client {
@@ -33,6 +56,7 @@ impl Client {
             state: Mutex::new(ClientState {
                 decoder: BinaryPacketAssembler::new(max_attachments),
                 sockets: HashMap::new(),
+                main: None,
                 connected_once: false,
                 connect_timer: None,
                 closed: false,
@@ -48,12 +72,18 @@ impl Client {
         &self.engine
     }
 
-    pub(crate) fn push_text(&self, text: &str) -> Result<Option<AssembledPacket>, ParseError> {
-        self.lock().decoder.push_text(text)
+    /// Decodes a text message; a complete packet comes with the socket of its namespace, found
+    /// under the same lock (a CONNECT's too: the server checks that it is not connected yet).
+    pub(crate) fn push_text(&self, text: &str) -> Decoded {
+        let mut state = self.lock();
+        let decoded = state.decoder.push_text(text);
+        state.with_socket(decoded)
     }
 
-    pub(crate) fn push_binary(&self, data: Vec<u8>) -> Result<Option<AssembledPacket>, ParseError> {
-        self.lock().decoder.push_binary(data)
+    pub(crate) fn push_binary(&self, data: Vec<u8>) -> Decoded {
+        let mut state = self.lock();
+        let decoded = state.decoder.push_binary(data);
+        state.with_socket(decoded)
     }
 
     /// Sends a packet outside any socket (CONNECT_ERROR).
@@ -63,7 +93,7 @@ impl Client {
     }
 
     pub(crate) fn socket(&self, namespace: &str) -> Option<Socket> {
-        self.lock().sockets.get(namespace).cloned()
+        self.lock().get(namespace).cloned()
     }
 
     /// Adds a connected socket; false when the session closed meanwhile.
@@ -75,6 +105,9 @@ impl Client {
         state.connected_once = true;
         if let Some(timer) = state.connect_timer.take() {
             timer.abort();
+        }
+        if namespace == "/" {
+            state.main = Some(socket.clone());
         }
         state.sockets.insert(namespace.to_owned(), socket);
         true
@@ -99,6 +132,9 @@ impl Client {
             .is_some_and(|s| s.same_as(socket))
         {
             state.sockets.remove(namespace);
+            if namespace == "/" {
+                state.main = None;
+            }
         }
     }
 
@@ -107,6 +143,7 @@ impl Client {
         let mut state = self.lock();
         state.closed = true;
         state.decoder.reset();
+        state.main = None;
         state.sockets.drain().map(|(_, socket)| socket).collect()
     }
 

@@ -6,17 +6,19 @@
 use super::adapter::{AdapterFactory, LocalAdapterFactory, Room};
 use super::assembler::AssembledPacket;
 use super::broadcast::BroadcastOperator;
-use super::client::Client;
+use super::client::{Client, Decoded};
 use super::config::SocketIoConfig;
 use super::handshake::Handshake;
 use super::namespace::Namespace;
 use super::packet::{Packet, PacketKind, ParseError};
-use super::socket::{DisconnectReason, EmitError};
-use crate::realtime::engineio::{self, EngineConfig, EngineHandler, EngineIo, EngineSocket, Sid};
+use super::socket::{DisconnectReason, EmitError, Socket};
+use crate::realtime::engineio::{
+    self, Attached, EngineConfig, EngineHandler, EngineIo, EngineSocket, Sid,
+};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, Weak};
 
 /// A Socket.IO server. Cheap to clone; mount it with [`SocketIo::engine`] and
 /// [`engineio::configure`] (usually at `/socket.io/`).
@@ -136,8 +138,13 @@ impl SocketIo {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn client(&self, sid: &Sid) -> Option<Arc<Client>> {
-        self.clients().get(sid).cloned()
+    /// The session's client: from what `on_connect` attached to it, else from the table. Once
+    /// the session is gone from the table its client is dropped, and the weak handle fails.
+    fn attached_client(&self, attached: Option<&Attached>, sid: &Sid) -> Option<Arc<Client>> {
+        match attached.and_then(|a| a.downcast_ref::<Weak<Client>>()) {
+            Some(client) => client.upgrade(),
+            None => self.clients().get(sid).cloned(),
+        }
     }
 
     /// Closes a session after a protocol error: its sockets first (not recoverable), then
@@ -150,43 +157,49 @@ impl SocketIo {
         client.engine().close();
     }
 
-    fn handle(&self, client: &Arc<Client>, decoded: Result<Option<AssembledPacket>, ParseError>) {
+    fn handle(&self, client: &Arc<Client>, decoded: Decoded) {
         match decoded {
-            Ok(Some(assembled)) => self.dispatch(client, assembled),
+            Ok(Some((assembled, socket))) => self.dispatch(client, assembled, socket),
             Ok(None) => {}
             Err(error) => self.reject(client, error),
         }
     }
 
-    fn dispatch(&self, client: &Arc<Client>, assembled: AssembledPacket) {
+    /// `socket`: the client's socket in the packet's namespace, if connected there.
+    fn dispatch(&self, client: &Arc<Client>, assembled: AssembledPacket, socket: Option<Socket>) {
         let packet = &assembled.packet;
         if packet.kind == PacketKind::Connect {
+            if socket.is_some() {
+                tracing::debug!(sid = %client.engine().sid(), namespace = %packet.namespace, "already connected");
+                return;
+            }
             return self.connect(client, &packet.namespace, packet.data.clone());
         }
-        let Some(socket) = client.socket(&packet.namespace) else {
+        let Some(socket) = socket else {
             // As the reference server: a packet for a namespace the client is not in.
             return self.reject(client, ParseError::InvalidPayload);
         };
-        match packet.kind {
+        let (kind, ack_id) = (packet.kind, packet.ack_id);
+        match kind {
             PacketKind::Disconnect => socket.close(DisconnectReason::ClientNamespaceDisconnect),
-            PacketKind::Event | PacketKind::BinaryEvent => {
-                let Some(event) = packet.event_name() else {
-                    return self.reject(client, ParseError::InvalidPayload);
-                };
-                match assembled.reconstructed_data() {
-                    Ok(Some(Value::Array(mut args))) => {
-                        args.remove(0);
-                        socket.handle_event(&event, args, packet.ack_id);
-                    }
-                    Ok(_) => self.reject(client, ParseError::InvalidPayload),
-                    Err(error) => self.reject(client, error),
+            PacketKind::Event | PacketKind::BinaryEvent => match assembled.into_data() {
+                Ok(Some(Value::Array(mut args))) if !args.is_empty() => {
+                    // The name as a JavaScript emitter keys it (a number in decimal).
+                    let event = match args.remove(0) {
+                        Value::String(name) => name,
+                        Value::Number(n) => n.to_string(),
+                        _ => return self.reject(client, ParseError::InvalidPayload),
+                    };
+                    socket.handle_event(&event, args, ack_id);
                 }
-            }
+                Ok(_) => self.reject(client, ParseError::InvalidPayload),
+                Err(error) => self.reject(client, error),
+            },
             PacketKind::Ack | PacketKind::BinaryAck => {
-                let Some(id) = packet.ack_id else {
+                let Some(id) = ack_id else {
                     return self.reject(client, ParseError::MissingAckId);
                 };
-                match assembled.reconstructed_data() {
+                match assembled.into_data() {
                     Ok(Some(Value::Array(args))) => socket.handle_ack(id, args),
                     Ok(_) => self.reject(client, ParseError::InvalidPayload),
                     Err(error) => self.reject(client, error),
@@ -202,10 +215,6 @@ impl SocketIo {
             client.send(&Packet::connect_error(name, "Invalid namespace"));
             return;
         };
-        if client.socket(name).is_some() {
-            tracing::debug!(sid = %client.engine().sid(), namespace = name, "already connected");
-            return;
-        }
         let mut handshake = Handshake::new(auth, client.engine().request());
         if let Err(reason) = ns.authorize(&handshake) {
             client.send(&Packet::connect_error(name, &reason));
@@ -268,20 +277,31 @@ impl SocketIo {
 impl EngineHandler for SocketIo {
     fn on_connect(&self, socket: EngineSocket) {
         let client = Client::new(socket, self.inner.config.max_attachments);
+        // Weakly: the client holds the session's handle.
+        let attached: Attached = Arc::new(Arc::downgrade(&client));
+        client.engine().attach(attached);
         self.clients()
             .insert(client.engine().sid().clone(), Arc::clone(&client));
         self.arm_connect_timeout(&client);
     }
 
     fn on_message(&self, sid: &Sid, text: String) {
-        if let Some(client) = self.client(sid) {
+        self.on_message_attached(None, sid, text);
+    }
+
+    fn on_binary(&self, sid: &Sid, data: Vec<u8>) {
+        self.on_binary_attached(None, sid, data);
+    }
+
+    fn on_message_attached(&self, attached: Option<&Attached>, sid: &Sid, text: String) {
+        if let Some(client) = self.attached_client(attached, sid) {
             let decoded = client.push_text(&text);
             self.handle(&client, decoded);
         }
     }
 
-    fn on_binary(&self, sid: &Sid, data: Vec<u8>) {
-        if let Some(client) = self.client(sid) {
+    fn on_binary_attached(&self, attached: Option<&Attached>, sid: &Sid, data: Vec<u8>) {
+        if let Some(client) = self.attached_client(attached, sid) {
             let decoded = client.push_binary(data);
             self.handle(&client, decoded);
         }

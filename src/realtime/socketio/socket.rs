@@ -507,6 +507,28 @@ impl AckSender {
         }
     }
 
+    /// Sends the ACK with one argument serialised straight from `value`, for answers of a known
+    /// shape: no [`Value`] is built, nor a [`Packet`]. `value` must hold no binary.
+    pub fn send_one<T: serde::Serialize>(self, value: &T) {
+        if !self.socket.connected() {
+            return;
+        }
+        let Ok(json) = serde_json::to_string(value) else {
+            return;
+        };
+        let namespace = self.socket.namespace();
+        let mut text = String::with_capacity(json.len() + namespace.len() + 24);
+        text.push('3');
+        if namespace != "/" {
+            text.push_str(namespace);
+            text.push(',');
+        }
+        let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{}[", self.id));
+        text.push_str(&json);
+        text.push(']');
+        self.socket.deliver(&[Message::Text(text)], None);
+    }
+
     pub fn id(&self) -> u64 {
         self.id
     }

@@ -1,5 +1,5 @@
-//! The client harness of the real-time benchmark (`make bench-realtime`, `tests/bench/run.sh`),
-//! the same for both servers (examples/bench_server.rs and tests/bench/node-server.mjs). It
+//! The client harness of the real-time benchmarks (`make bench-realtime`,
+//! `make bench-socket-inbound`, `tests/bench/run.sh`), the same for every server. It
 //! speaks Engine.IO v4 / Socket.IO v5 directly over WebSocket (open, ping/pong, CONNECT, EVENT,
 //! ACK; text frames only), on one thread with no garbage collector, so that the client side
 //! is not what limits or delays: a Node harness (`ws`) paused up to 180 ms at 20k sockets
@@ -14,6 +14,9 @@
 //! `--bill <pid>[,<pid>...]` names other threads whose CPU time counts as the server's: with
 //! BENCH_NET=veth, the server host's network receive thread.
 //!
+//! `--mode inbound` (`make bench-socket-inbound`): the clients send `order:watch` and
+//! `time:sync` and the servers answer; see inbound.rs. The default, `--mode fanout`:
+//!
 //! Phases:
 //!   1. idle: server VmRSS before connecting and after N sockets are connected, each having
 //!      joined `order:<i % R>` and `store:<i % S>` -> bytes per socket;
@@ -27,19 +30,29 @@
 //! command until the last delivery -> deliveries per CPU-second. The JSON written to --out is
 //! what tests/bench/report.mjs reads.
 
-use serde::Deserialize;
+mod client;
+mod inbound;
+
+use client::{now_ms, open, reset_stats, Client, STATS};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::io;
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::Ipv4Addr;
 use std::rc::Rc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use tokio::net::{TcpSocket, TcpStream};
-use tokio::sync::oneshot;
+use std::time::{Duration, Instant};
 use tokio::task::LocalSet;
 
+/// What the harness measures.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The server emits to rooms; the clients count deliveries.
+    Fanout,
+    /// The clients send `time:sync` (and `order:watch`); the server answers (inbound.rs).
+    Inbound,
+}
+
 struct Options {
+    mode: Mode,
     port: u16,
     host: Ipv4Addr,
     source_net: [u8; 3],
@@ -58,6 +71,7 @@ struct Options {
     label: String,
     out: Option<String>,
     connect_timeout: Duration,
+    inbound: inbound::InboundOptions,
 }
 
 fn options() -> Result<Options, String> {
@@ -98,7 +112,21 @@ fn options() -> Result<Options, String> {
     if let Some(bad) = bill.iter().find(|p| p.parse::<u32>().is_err()) {
         return Err(format!("--bill: not a pid: {bad}"));
     }
+    let mode = match get("mode").as_deref() {
+        None | Some("fanout") => Mode::Fanout,
+        Some("inbound") => Mode::Inbound,
+        Some(other) => return Err(format!("--mode: fanout or inbound, not {other}")),
+    };
+    let inbound = inbound::InboundOptions {
+        sync_rate: num("sync-rate", get("sync-rate"), 5000.0)?,
+        watch_orders: num("watch-orders", get("watch-orders"), 0)?,
+        order_prefix: get("order-prefix").unwrap_or_else(|| "BENCH".into()),
+        table_secret: get("table-secret"),
+        watch_window: num("watch-window", get("watch-window"), 256)?,
+    };
     Ok(Options {
+        mode,
+        inbound,
         port: num("port", get("port"), 3100)?,
         host,
         source_net,
@@ -118,13 +146,6 @@ fn options() -> Result<Options, String> {
         out: get("out"),
         connect_timeout: Duration::from_secs(num("connect-timeout", get("connect-timeout"), 180)?),
     })
-}
-
-fn now_ms() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64() * 1000.0)
-        .unwrap_or(0.0)
 }
 
 // ---- /proc readings ----
@@ -174,283 +195,6 @@ fn core_times() -> Vec<(u64, u64)> {
         .collect()
 }
 
-// ---- measurement state, reset per phase ----
-
-#[derive(Default)]
-struct Stats {
-    /// Bumped at each phase: a client's last seq per room from an earlier phase is stale.
-    phase: u32,
-    latencies: Vec<f64>,
-    received: u64,
-    reordered: u64,
-    last_received: f64,
-}
-
-thread_local! {
-    static STATS: RefCell<Stats> = RefCell::new(Stats::default());
-}
-
-#[derive(Deserialize)]
-struct Tick<'a> {
-    room: &'a str,
-    seq: u64,
-    #[serde(rename = "sentAt")]
-    sent_at: f64,
-}
-
-// ---- one client: minimal Engine.IO v4 + Socket.IO v5 on namespace "/" ----
-
-struct Client {
-    stream: TcpStream,
-    rooms: Vec<String>,
-    /// (phase, last seq) per room of `rooms`.
-    last: RefCell<Vec<(u32, u64)>>,
-    next_ack: Cell<u64>,
-    acks: RefCell<HashMap<u64, oneshot::Sender<Value>>>,
-    ready: RefCell<Option<oneshot::Sender<Result<(), String>>>>,
-    closed: Cell<bool>,
-}
-
-/// A masked text frame (clients must mask; the key need not be secret here).
-fn text_frame(text: &str) -> Vec<u8> {
-    const KEY: [u8; 4] = [0x37, 0xfa, 0x21, 0x3d];
-    let len = text.len();
-    let mut frame = Vec::with_capacity(len + 14);
-    frame.push(0x81);
-    if len < 126 {
-        frame.push(0x80 | len as u8);
-    } else if len <= 0xffff {
-        frame.push(0x80 | 126);
-        frame.extend_from_slice(&(len as u16).to_be_bytes());
-    } else {
-        frame.push(0x80 | 127);
-        frame.extend_from_slice(&(len as u64).to_be_bytes());
-    }
-    frame.extend_from_slice(&KEY);
-    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ KEY[i % 4]));
-    frame
-}
-
-async fn write_all(stream: &TcpStream, mut bytes: &[u8]) -> io::Result<()> {
-    while !bytes.is_empty() {
-        match stream.try_write(bytes) {
-            Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.writable().await?,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-impl Client {
-    async fn send(&self, text: &str) {
-        // A failed write shows up as the read side closing.
-        let _ = write_all(&self.stream, &text_frame(text)).await;
-    }
-
-    async fn emit_with_ack(&self, event: &str, arg: Value) -> Option<Value> {
-        let id = self.next_ack.get();
-        self.next_ack.set(id + 1);
-        let (tx, rx) = oneshot::channel();
-        self.acks.borrow_mut().insert(id, tx);
-        self.send(&format!("42{id}{}", json!([event, arg]))).await;
-        rx.await.ok()
-    }
-
-    fn settle(&self, result: Result<(), String>) {
-        if let Some(ready) = self.ready.borrow_mut().take() {
-            let _ = ready.send(result);
-        }
-    }
-
-    /// Handles one text message; the writes it asks for are returned, not awaited here.
-    fn on_text(self: &Rc<Self>, text: &str) -> Option<String> {
-        let bytes = text.as_bytes();
-        match bytes.first() {
-            Some(b'2') => return Some("3".into()),  // ping -> pong
-            Some(b'0') => return Some("40".into()), // open -> CONNECT "/"
-            Some(b'4') => {}
-            _ => return None,
-        }
-        match bytes.get(1) {
-            Some(b'2') => self.on_event(&text[2..]),
-            Some(b'0') if self.rooms.is_empty() => self.settle(Ok(())),
-            Some(b'0') => {
-                let client = self.clone();
-                tokio::task::spawn_local(async move {
-                    let rooms = json!(client.rooms);
-                    match client.emit_with_ack("join", rooms).await {
-                        Some(_) => client.settle(Ok(())),
-                        None => client.settle(Err("join not acknowledged".into())),
-                    }
-                });
-            }
-            Some(b'3') => {
-                let start = text.find('[')?;
-                let id: u64 = text[2..start].parse().ok()?;
-                let value: Value = serde_json::from_str(&text[start..]).ok()?;
-                if let Some(tx) = self.acks.borrow_mut().remove(&id) {
-                    let _ = tx.send(value);
-                }
-            }
-            Some(b'4') => self.settle(Err(format!("connect error {text}"))),
-            _ => {}
-        }
-        None
-    }
-
-    fn on_event(&self, data: &str) {
-        let at = now_ms();
-        let Ok((event, tick)) = serde_json::from_str::<(&str, Tick)>(data) else {
-            return;
-        };
-        if event != "tick" {
-            return;
-        }
-        STATS.with(|stats| {
-            let mut stats = stats.borrow_mut();
-            stats.received += 1;
-            stats.last_received = at;
-            stats.latencies.push(at - tick.sent_at);
-            let Some(k) = self.rooms.iter().position(|r| r == tick.room) else {
-                return;
-            };
-            let mut last = self.last.borrow_mut();
-            let (phase, seq) = last[k];
-            if phase == stats.phase && tick.seq <= seq {
-                stats.reordered += 1;
-            }
-            last[k] = (stats.phase, tick.seq);
-        });
-    }
-
-    /// Reads frames until the connection ends.
-    async fn run(self: Rc<Self>, mut buf: Vec<u8>) {
-        let mut chunk = vec![0u8; 16 * 1024];
-        loop {
-            let mut at = 0;
-            let mut replies = Vec::new();
-            while let Some((opcode, start, end)) = next_frame(&buf[at..]) {
-                let payload = &buf[at + start..at + end];
-                match opcode {
-                    0x1 => {
-                        if let Some(reply) = std::str::from_utf8(payload)
-                            .ok()
-                            .and_then(|text| self.on_text(text))
-                        {
-                            replies.push(reply);
-                        }
-                    }
-                    0x8 => {
-                        self.closed.set(true);
-                        self.settle(Err("closed by the server".into()));
-                        return;
-                    }
-                    _ => {} // binary, ping (the servers send Engine.IO pings), pong
-                }
-                at += end;
-            }
-            buf.drain(..at);
-            for reply in replies {
-                self.send(&reply).await;
-            }
-            if self.stream.readable().await.is_err() {
-                break;
-            }
-            match self.stream.try_read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                Err(_) => break,
-            }
-        }
-        self.closed.set(true);
-        self.settle(Err("closed before connect".into()));
-    }
-}
-
-/// The next whole unmasked frame of `buf`: (opcode, payload start, payload end).
-fn next_frame(buf: &[u8]) -> Option<(u8, usize, usize)> {
-    let (b0, b1) = (*buf.first()?, *buf.get(1)?);
-    let (len, head) = match b1 & 0x7f {
-        126 => (
-            u16::from_be_bytes(buf.get(2..4)?.try_into().ok()?) as usize,
-            4,
-        ),
-        127 => (
-            u64::from_be_bytes(buf.get(2..10)?.try_into().ok()?) as usize,
-            10,
-        ),
-        n => (n as usize, 2),
-    };
-    (buf.len() >= head + len).then_some((b0 & 0x0f, head, head + len))
-}
-
-/// Connects, upgrades, and waits until the client joined its rooms.
-async fn open(
-    opts: &Options,
-    index: Option<usize>,
-    rooms: Vec<String>,
-) -> Result<Rc<Client>, String> {
-    let [a, b, c] = opts.source_net;
-    let local = match index {
-        None => Ipv4Addr::UNSPECIFIED,
-        Some(i) => Ipv4Addr::new(a, b, c, (opts.addr_base + i / opts.per_addr) as u8),
-    };
-    let socket = TcpSocket::new_v4().map_err(|e| e.to_string())?;
-    socket
-        .bind(SocketAddr::from((local, 0)))
-        .map_err(|e| format!("bind: {e}"))?;
-    let stream = socket
-        .connect(SocketAddr::from((opts.host, opts.port)))
-        .await
-        .map_err(|e| format!("connect: {}", e.kind()))?;
-    stream.set_nodelay(true).map_err(|e| e.to_string())?;
-    let request = format!(
-        "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {}:{}\r\n\
-         Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-         Sec-WebSocket-Version: 13\r\n\r\n",
-        opts.host, opts.port
-    );
-    write_all(&stream, request.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        stream.readable().await.map_err(|e| e.to_string())?;
-        match stream.try_read(&mut chunk) {
-            Ok(0) => return Err("closed during the upgrade".into()),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-            Err(e) => return Err(e.to_string()),
-        }
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    if !buf.starts_with(b"HTTP/1.1 101") {
-        let line = String::from_utf8_lossy(&buf[..buf.len().min(40)]).into_owned();
-        return Err(format!("upgrade refused: {line}"));
-    }
-    buf.drain(..head_end);
-    let (ready, joined) = oneshot::channel();
-    let last = vec![(u32::MAX, 0); rooms.len()];
-    let client = Rc::new(Client {
-        stream,
-        rooms,
-        last: RefCell::new(last),
-        next_ack: Cell::new(0),
-        acks: RefCell::new(HashMap::new()),
-        ready: RefCell::new(Some(ready)),
-        closed: Cell::new(false),
-    });
-    tokio::task::spawn_local(client.clone().run(buf));
-    joined.await.map_err(|_| "no answer".to_string())??;
-    Ok(client)
-}
-
-/// The rooms socket i joins.
 fn rooms_of(opts: &Options, i: usize) -> Vec<String> {
     vec![
         format!("order:{}", i % opts.orders),
@@ -474,14 +218,7 @@ async fn phase(
     expected: u64,
     timeout: Duration,
 ) -> Value {
-    STATS.with(|s| {
-        let mut s = s.borrow_mut();
-        s.phase += 1;
-        s.latencies.clear();
-        s.received = 0;
-        s.reordered = 0;
-        s.last_received = 0.0;
-    });
+    reset_stats();
     let pid = opts.pid.to_string();
     let billed = || opts.bill.iter().map(|p| cpu_seconds(p)).sum::<f64>();
     let cpu0 = cpu_seconds(&pid);
@@ -551,11 +288,14 @@ async fn phase(
     })
 }
 
-async fn bench(
-    opts: Rc<Options>,
+/// Phase 1, idle: server VmRSS before and after N sockets connect (each making the `joins` of
+/// its index); the clients (None: failed) and the control connection.
+#[allow(clippy::type_complexity)]
+async fn connect_all(
+    opts: &Rc<Options>,
     result: &mut serde_json::Map<String, Value>,
-) -> Result<(), String> {
-    // ---- phase 1: idle ----
+    joins: Rc<dyn Fn(usize) -> (Vec<String>, Vec<(String, Value)>)>,
+) -> Result<(Vec<Option<Rc<Client>>>, Rc<Client>), String> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_before = server_rss(opts.pid);
     result.insert("rssBefore".into(), json!(rss_before));
@@ -565,13 +305,19 @@ async fn bench(
     let errors: Rc<RefCell<HashMap<String, usize>>> = Rc::default();
     let workers: Vec<_> = (0..opts.concurrency)
         .map(|_| {
-            let (opts, next, clients, errors) =
-                (opts.clone(), next.clone(), clients.clone(), errors.clone());
+            let (opts, next, clients, errors, joins) = (
+                opts.clone(),
+                next.clone(),
+                clients.clone(),
+                errors.clone(),
+                joins.clone(),
+            );
             tokio::task::spawn_local(async move {
                 while next.get() < opts.n && started.elapsed() < opts.connect_timeout {
                     let i = next.get();
                     next.set(i + 1);
-                    match open(&opts, Some(i), rooms_of(&opts, i)).await {
+                    let (rooms, joins) = joins(i);
+                    match open(&opts, Some(i), rooms, joins).await {
                         Ok(client) => clients.borrow_mut()[i] = Some(client),
                         Err(e) => *errors.borrow_mut().entry(e).or_default() += 1,
                     }
@@ -600,7 +346,7 @@ async fn bench(
     result.insert("connected".into(), json!(connected));
     result.insert("connectFailed".into(), json!(opts.n - connected));
     result.insert("connectS".into(), json!(connect_s));
-    let control = open(&opts, None, Vec::new()).await?;
+    let control = open(opts, None, Vec::new(), Vec::new()).await?;
     tokio::time::sleep(Duration::from_secs(3)).await; // let the server settle
     let rss_idle = server_rss(opts.pid);
     result.insert("rssIdle".into(), json!(rss_idle));
@@ -608,6 +354,20 @@ async fn bench(
         "rssPerSocket".into(),
         json!((rss_idle - rss_before) / connected.max(1) as f64),
     );
+    Ok((clients, control))
+}
+
+async fn fanout(
+    opts: Rc<Options>,
+    result: &mut serde_json::Map<String, Value>,
+) -> Result<(), String> {
+    let rooms_opts = opts.clone();
+    let joins = Rc::new(move |i: usize| {
+        let rooms = rooms_of(&rooms_opts, i);
+        let join = vec![("join".to_owned(), json!(rooms))];
+        (rooms, join)
+    });
+    let (clients, control) = connect_all(&opts, result, joins).await?;
 
     // Expected deliveries per room (only sockets that connected count).
     let mut members: HashMap<String, u64> = HashMap::new();
@@ -702,7 +462,13 @@ fn main() {
     }
     let hard_limit = opts.connect_timeout + Duration::from_secs_f64(opts.seconds + 240.0);
     let outcome = runtime.block_on(LocalSet::new().run_until(async {
-        tokio::time::timeout(hard_limit, bench(opts.clone(), &mut result)).await
+        let run = async {
+            match opts.mode {
+                Mode::Fanout => fanout(opts.clone(), &mut result).await,
+                Mode::Inbound => inbound::bench(opts.clone(), &mut result).await,
+            }
+        };
+        tokio::time::timeout(hard_limit, run).await
     }));
     let code = match outcome {
         Ok(Ok(())) => 0,
