@@ -401,9 +401,11 @@ fn server(prefix: &Prefix) -> Server {
     };
     let io = SocketIo::with_adapter(config, Arc::new(factory));
     let ns = io.of("/");
+    let history_prefix = prefix.0.clone();
     ns.on_connection({
         let ns = ns.clone();
         move |socket| {
+            let history_prefix = history_prefix.clone();
             let welcome = json!({"id": socket.id(), "recovered": socket.recovered()});
             socket.emit("welcome", vec![welcome]).unwrap();
             socket.on("join", |socket, args, ack| {
@@ -430,6 +432,33 @@ fn server(prefix: &Prefix) -> Server {
             let n = ns.clone();
             socket.on("room-size", move |_, args, ack| {
                 ack_with(ack, vec![json!(n.to(arg_str(&args, 0)).socket_ids().len())]);
+            });
+            // Publishes again every broadcast of the history after the offset given, as the
+            // pub/sub copies of broadcasts that reached the history before a recovery read it
+            // but reach this node only after the recovered socket opened (a slow subscriber).
+            let channel = format!("{history_prefix}:sio:/");
+            socket.on("late-copies", move |_, args, ack| {
+                let after = arg_str(&args, 0);
+                let mut conn = redis::Client::open(redis_url())
+                    .and_then(|c| c.get_connection())
+                    .unwrap();
+                let entries: redis::streams::StreamRangeReply = redis::cmd("XRANGE")
+                    .arg(format!("{channel}:history"))
+                    .arg(format!("({after}-0"))
+                    .arg("+")
+                    .query(&mut conn)
+                    .unwrap();
+                let mut sent = 0;
+                for entry in entries.ids {
+                    let message: String = entry.get("m").unwrap();
+                    let _: i64 = redis::cmd("PUBLISH")
+                        .arg(&channel)
+                        .arg(message)
+                        .query(&mut conn)
+                        .unwrap();
+                    sent += 1;
+                }
+                ack_with(ack, vec![json!(sent)]);
             });
         }
     });

@@ -37,6 +37,9 @@
 //!   differ from offset order by what was in flight. The client keeps the *last received*
 //!   offset, so a recovery after such an inversion replays a few events twice: recovery is
 //!   at-least-once, never lossy, as long as the history still holds what followed the offset.
+//!   A broadcast is in the history before its pub/sub copy reaches the other nodes, so a
+//!   recovery can replay one whose live copy arrives after: the socket drops the live copy of
+//!   every offset it replayed (`Socket::finish_connect`).
 //! - Pub/sub stores nothing: a node cut off from Redis misses live broadcasts meanwhile (its
 //!   subscriber reconnects with backoff); if Redis is unreachable, broadcasts still reach the
 //!   local sockets, without an offset. Offsets are not tied to a Redis instance: flushing Redis

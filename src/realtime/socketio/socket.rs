@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
 /// Why a socket left its namespace.
@@ -108,6 +108,11 @@ pub(crate) struct SocketInner {
     ending: Mutex<Ending>,
     acks: Mutex<AckTable>,
     outbox: Mutex<Outbox>,
+    /// The offsets a recovery replayed. With Redis, another node's broadcast is in the history
+    /// before its pub/sub copy reaches this node, so the live copy of a replayed broadcast can
+    /// arrive after the CONNECT answer too, not only while the socket is held; it is dropped
+    /// here. Set once; as large as one replay.
+    replayed: OnceLock<HashSet<String>>,
 }
 
 /// What a socket is made from (by its namespace).
@@ -137,6 +142,13 @@ impl LocalSocket for SocketInner {
     /// the socket closed.
     fn deliver(&self, messages: &[Message], offset: Option<&str>) {
         let mut outbox = lock(&self.outbox);
+        // Checked under the outbox's lock: `finish_connect` fills the set before it opens the
+        // outbox, so whoever finds it open finds the set too.
+        if let (Some(offset), Some(replayed)) = (offset, self.replayed.get()) {
+            if replayed.contains(offset) {
+                return;
+            }
+        }
         match &mut *outbox {
             Outbox::Open(Some(writer)) => writer.send_shared(messages),
             Outbox::Open(writer) => *writer = self.engine.send_shared_then_direct(messages),
@@ -163,6 +175,7 @@ impl Socket {
                 ending: Mutex::new(Ending::Waiting(Vec::new())),
                 acks: Mutex::new(AckTable::default()),
                 outbox: Mutex::new(Outbox::Held(Vec::new())),
+                replayed: OnceLock::new(),
             }),
         }
     }
@@ -355,6 +368,10 @@ impl Socket {
             *outbox = Outbox::Closed;
             return;
         };
+        if !missed.is_empty() {
+            let offsets = missed.iter().map(|p| p.offset.clone()).collect();
+            let _ = self.inner.replayed.set(offsets);
+        }
         self.inner
             .engine
             .send_batch(first_writes(self.namespace(), &connect, missed, held));
