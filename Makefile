@@ -28,7 +28,7 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 build-frontend: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run build
 
-test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e
+test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
 
 lint: $(FRONTEND)/node_modules/.package-lock.json
 	$(CARGO) fmt --all -- --check
@@ -107,3 +107,17 @@ fmt:
 .PHONY: bench-realtime
 bench-realtime:
 	bash tests/bench/run.sh
+
+# The HTTP benchmark: `pizza-order serve` (release, embedded SQLite, one worker) against a bare
+# actix-web handler answering the same bytes (examples/bench_bare_http.rs), wrk on the other
+# core; then the access log's cost, pretty and JSON (tests/bench/http/run.sh,
+# docs/benchmarks.md). BENCH_REPEAT=3, BENCH_DURATION=10 by default. Not part of `make test`,
+# which runs `test-bench-http`: the same script for a second a route against debug builds.
+.PHONY: bench-http test-bench-http
+bench-http:
+	$(CARGO) build --release --bin pizza-order --example bench_bare_http
+	bash tests/bench/http/run.sh
+
+test-bench-http:
+	$(CARGO) build --bin pizza-order --example bench_bare_http
+	bash tests/bench/http/smoke.sh
