@@ -121,3 +121,12 @@ bench-http:
 test-bench-http:
 	$(CARGO) build --bin pizza-order --example bench_bare_http
 	bash tests/bench/http/smoke.sh
+
+# The end-to-end benchmark: orders submitted and paid per second on PostgreSQL and Redis with
+# two nodes, then one, with p50/p99 of submit and of payment-to-tablet (tests/bench/e2e/run.sh,
+# docs/benchmarks.md). A throwaway database on $(TEST_DATABASE_URL)'s server. Not part of
+# `make test`.
+.PHONY: bench-e2e
+bench-e2e:
+	$(CARGO) build --release --bin pizza-order
+	BENCH_DATABASE_URL="$(TEST_DATABASE_URL)" BENCH_REDIS_URL="$(TEST_REDIS_URL)" bash tests/bench/e2e/run.sh

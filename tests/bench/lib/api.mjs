@@ -50,15 +50,24 @@ async function tomorrowSlot(base, token, store) {
 /** Fills the customer's cart and submits it; answers { orderNo, submitMs }: submitMs is the
  *  submit call alone. `key` is the Idempotency-Key. */
 export async function placeOrder(base, token, key, { store = 'SH001' } = {}) {
-  await call(base, 'POST', '/cart/items', {
+  let cart = await call(base, 'POST', '/cart/items', {
     token,
     body: { storeCode: store, items: [{ productCode: 'PZ001', selection: { sizeCode: '12' } }, { productCode: 'DR001', quantity: 2 }] },
   });
   const orderTime = await tomorrowSlot(base, token, store);
-  const cart = await call(base, 'POST', '/orders/reservation', {
-    token,
-    body: { storeCode: store, orderType: 1, orderTime, isBookOrder: true },
-  });
+  // The cart keeps its booking after a submit; choosing it again within 380 ms is refused as
+  // a repeat (429), so it is chosen only when the cart does not hold it already.
+  for (let tries = 0; !(cart.isBookOrder && cart.orderType === 1 && cart.orderTime === orderTime); tries++) {
+    try {
+      cart = await call(base, 'POST', '/orders/reservation', {
+        token,
+        body: { storeCode: store, orderType: 1, orderTime, isBookOrder: true },
+      });
+    } catch (e) {
+      if (tries >= 3 || !String(e.message).includes(' 429 ')) throw e;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+  }
   const body = {
     orderType: cart.orderType, isBookOrder: cart.isBookOrder, plannedDeliverTime: cart.orderTime,
     receiverName: 'Bench', receiverMobile: '13900000000', remark: '', tableware: 1, isNeedInvoice: false,
