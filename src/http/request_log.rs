@@ -137,11 +137,12 @@ fn write_line<B>(
         tracing::info!(
             status = line.status,
             elapsed_ms = elapsed.as_secs_f64() * 1000.0,
-            http.method = line.method,
-            http.route = line.route,
-            http.target = line.target,
-            http.client_ip = client_ip,
-            request_id = line.request_id,
+            // Displayed, as the hand-written line has them: no quotes.
+            http.method = %line.method,
+            http.route = %line.route,
+            http.target = %line.target,
+            http.client_ip = %client_ip,
+            request_id = %line.request_id,
             "request"
         );
     }

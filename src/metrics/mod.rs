@@ -146,9 +146,10 @@ pub fn method_label(method: &Method) -> &'static str {
 /// see [`route_label`] and [`method_label`]), so a request costs one map lookup by route.
 pub fn record(method: &'static str, route: String, status: StatusCode, elapsed: Duration) {
     type Handles = (metrics::Counter, metrics::Histogram);
+    /// Method and status → the series' handles.
+    type OfRoute = HashMap<(&'static str, u16), Handles>;
     thread_local! {
-        static SERIES: RefCell<HashMap<String, HashMap<(&'static str, u16), Handles>>> =
-            RefCell::new(HashMap::new());
+        static SERIES: RefCell<HashMap<String, OfRoute>> = RefCell::new(HashMap::new());
     }
     SERIES.with_borrow_mut(|series| {
         let by_route = match series.get_mut(&route) {
