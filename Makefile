@@ -28,7 +28,7 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 build-frontend: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run build
 
-test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e
+test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
 
 lint: $(FRONTEND)/node_modules/.package-lock.json
 	$(CARGO) fmt --all -- --check
@@ -112,3 +112,26 @@ bench-realtime:
 .PHONY: bench-socket-inbound
 bench-socket-inbound:
 	BENCH_MODE=inbound bash tests/bench/run.sh
+
+# The HTTP benchmark: `pizza-order serve` (release, embedded SQLite, one worker) against a bare
+# actix-web handler answering the same bytes (examples/bench_bare_http.rs), wrk on the other
+# core; then the access log's cost, pretty and JSON (tests/bench/http/run.sh,
+# docs/benchmarks.md). BENCH_REPEAT=3, BENCH_DURATION=10 by default. Not part of `make test`,
+# which runs `test-bench-http`: the same script for a second a route against debug builds.
+.PHONY: bench-http test-bench-http
+bench-http:
+	$(CARGO) build --release --bin pizza-order --example bench_bare_http
+	bash tests/bench/http/run.sh
+
+test-bench-http:
+	$(CARGO) build --bin pizza-order --example bench_bare_http
+	bash tests/bench/http/smoke.sh
+
+# The end-to-end benchmark: orders submitted and paid per second on PostgreSQL and Redis with
+# two nodes, then one, with p50/p99 of submit and of payment-to-tablet (tests/bench/e2e/run.sh,
+# docs/benchmarks.md). A throwaway database on $(TEST_DATABASE_URL)'s server. Not part of
+# `make test`.
+.PHONY: bench-e2e
+bench-e2e:
+	$(CARGO) build --release --bin pizza-order
+	BENCH_DATABASE_URL="$(TEST_DATABASE_URL)" BENCH_REDIS_URL="$(TEST_REDIS_URL)" bash tests/bench/e2e/run.sh

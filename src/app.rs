@@ -27,7 +27,6 @@ use anyhow::Context;
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
-use tracing_actix_web::TracingLogger;
 
 pub struct Application {
     port: u16,
@@ -307,9 +306,11 @@ fn run(
         })?,
     );
     let data = web::Data::new(state);
-    let access_log = web::Data::new(http::access_log::AccessLog::new(&settings.log));
+    let request_log = web::Data::new(http::request_log::RequestLog {
+        access: http::access_log::AccessLog::new(&settings.log),
+        metrics: settings.metrics.enabled,
+    });
     let metrics = crate::metrics::Endpoint::main_port(&settings.metrics)?;
-    let observe = settings.metrics.enabled;
     let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
     let options = engineio::ListenOptions {
         workers: settings.server.workers.max(1),
@@ -318,20 +319,17 @@ fn run(
     let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
             .wrap(middleware::from_fn(http::context::language))
-            .wrap(middleware::from_fn(http::context::request_id_and_log))
-            .wrap(TracingLogger::<http::context::RootSpan>::new())
             .wrap(middleware::Compress::default())
-            .wrap(middleware::Condition::new(
-                observe,
-                middleware::from_fn(crate::metrics::observe),
-            ))
+            // The request id, the access line and the metrics; the time measured includes
+            // every middleware inside.
+            .wrap(middleware::from_fn(http::request_log::request_log))
             // Outermost: every answer gets the headers, errors and the app's files included.
             .wrap(middleware::from_fn(
                 http::security_headers::security_headers,
             ))
             .app_data(data.clone())
             .app_data(trusted.clone())
-            .app_data(access_log.clone())
+            .app_data(request_log.clone())
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())

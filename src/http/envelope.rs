@@ -1,7 +1,7 @@
 //! The response envelope `{"errCode": "00", "errMsg": "", "data": …}` and the success reply.
 
 use actix_web::body::BoxBody;
-use actix_web::http::header;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -54,8 +54,9 @@ impl<T: Serialize> Responder for Reply<T> {
 
     fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
         let cache = match self.max_age_seconds {
-            Some(s) => format!("public, max-age={s}"),
-            None => "no-store".to_string(),
+            Some(s) => HeaderValue::try_from(format!("public, max-age={s}"))
+                .unwrap_or_else(|_| HeaderValue::from_static("no-store")),
+            None => HeaderValue::from_static("no-store"),
         };
         let mut response = HttpResponse::Ok();
         for (name, value) in self.headers {

@@ -1,5 +1,6 @@
 //! The HTTP edge. This file is the route map: the whole API at a glance.
 
+pub mod access_line;
 pub mod access_log;
 pub mod addresses;
 pub mod auth;
@@ -27,6 +28,7 @@ pub mod order_detail;
 pub mod orders;
 pub mod params;
 pub mod payments;
+pub mod request_log;
 pub mod sandbox;
 pub mod security_headers;
 pub mod session;
@@ -45,10 +47,6 @@ use utoipa_swagger_ui::SwaggerUi;
 pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
     cfg.service(health::live)
         .service(health::ready)
-        .service(
-            SwaggerUi::new("/api-docs/{_:.*}")
-                .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
-        )
         .service(
             web::scope("/api/v1")
                 .wrap(middleware::from_fn(context::request_context))
@@ -138,6 +136,12 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                         "No such endpoint",
                     ))
                 })),
+        )
+        // After the API: its pattern is a regular expression, which every request tried before
+        // it would pay for.
+        .service(
+            SwaggerUi::new("/api-docs/{_:.*}")
+                .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
         )
         // The sandbox provider's own pages, outside the API (only while it is configured).
         .service(sandbox::cashier_js)

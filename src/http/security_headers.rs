@@ -6,6 +6,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
+use std::cell::RefCell;
 
 /// Where the pay forms of the web flows post to: the sandbox cashier is our own origin, the
 /// Alipay and UnionPay gateways are theirs. A form the app submits for the customer must be
@@ -57,21 +58,42 @@ fn is_authority(host: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
+/// The policy's header value for this host and page. Building it is a few hundred bytes of
+/// formatting, and nearly every request names the same host: each worker thread keeps the last
+/// few it built (a handful, since the Host header is the client's to choose).
+fn policy_header(host: Option<&str>, swagger: bool) -> Option<HeaderValue> {
+    const KEPT: usize = 8;
+    thread_local! {
+        static BUILT: RefCell<Vec<(Option<String>, bool, HeaderValue)>> = const { RefCell::new(Vec::new()) };
+    }
+    BUILT.with_borrow_mut(|built| {
+        if let Some((_, _, value)) = built
+            .iter()
+            .find(|(h, s, _)| h.as_deref() == host && *s == swagger)
+        {
+            return Some(value.clone());
+        }
+        let path = if swagger { "/api-docs/" } else { "/" };
+        let value = HeaderValue::from_str(&content_security_policy(host, path)).ok()?;
+        if built.len() >= KEPT {
+            built.remove(0);
+        }
+        built.push((host.map(str::to_owned), swagger, value.clone()));
+        Some(value)
+    })
+}
+
 pub async fn security_headers(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let https = is_https(req.request());
-    let path = req.path().to_owned();
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(str::to_owned);
+    let swagger = req.path().starts_with("/api-docs/");
+    // A clone of the request's header shares its bytes.
+    let host = req.headers().get(header::HOST).cloned();
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
-    let csp = content_security_policy(host.as_deref(), &path);
-    if let Ok(value) = HeaderValue::from_str(&csp) {
+    if let Some(value) = policy_header(host.as_ref().and_then(|h| h.to_str().ok()), swagger) {
         headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
     headers.insert(
@@ -127,5 +149,30 @@ mod tests {
         assert!(!csp.contains("sha256-"));
         let docs = content_security_policy(None, "/api-docs/");
         assert!(docs.contains(&format!("style-src-elem 'self' {SWAGGER_STYLE};")));
+    }
+
+    /// The kept values are the policies themselves, whichever host and page asked first, and
+    /// many hosts do not make the cache forget the policy of any of them.
+    #[test]
+    fn kept_policies_are_the_policy_of_their_host_and_page() {
+        let hosts: Vec<String> = (0..20).map(|i| format!("h{i}.example.com")).collect();
+        for round in 0..3 {
+            for host in hosts
+                .iter()
+                .map(String::as_str)
+                .map(Some)
+                .chain([None, Some("a b")])
+            {
+                for (swagger, path) in [(false, "/"), (true, "/api-docs/")] {
+                    let kept = policy_header(host, swagger);
+                    let want = content_security_policy(host, path);
+                    assert_eq!(
+                        kept.as_ref().and_then(|v| v.to_str().ok()),
+                        Some(want.as_str()),
+                        "round {round}, {host:?}, {path}"
+                    );
+                }
+            }
+        }
     }
 }

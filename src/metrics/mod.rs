@@ -10,13 +10,12 @@ mod scrape;
 pub use bus::CountingBus;
 pub use scrape::{allowed, configure, serve_separately, Endpoint};
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode};
-use actix_web::middleware::Next;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The label of requests no route matched (the app's files, unknown paths): one value, so a
 /// scan of random paths cannot create series.
@@ -139,29 +138,36 @@ pub fn method_label(method: &Method) -> &'static str {
         .map_or("other", |(_, label)| label)
 }
 
-fn record(method: &'static str, route: String, status: StatusCode, elapsed: Duration) {
-    let status = status.as_u16().to_string();
-    metrics::counter!("http_requests_total", "method" => method, "route" => route.clone(), "status" => status.clone())
-        .increment(1);
-    metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route, "status" => status)
-        .record(elapsed.as_secs_f64());
-}
-
-/// Counts every request and times it, errors included.
-pub async fn observe(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let method = method_label(req.method());
-    let route = route_label(req.match_pattern());
-    let res = next.call(req).await;
-    let status = match &res {
-        Ok(res) => res.status(),
-        Err(e) => e.as_response_error().status_code(),
-    };
-    record(method, route, status, started.elapsed());
-    res
+/// Counts a request and its time (`http::request_log` calls it for every request).
+///
+/// The recorder finds a series by hashing its name and labels under a lock, and the labels
+/// are owned strings to build first: twice a request, for the counter and the histogram. Each
+/// worker thread keeps the handles it has used instead (there are few: the labels are bounded,
+/// see [`route_label`] and [`method_label`]), so a request costs one map lookup by route.
+pub fn record(method: &'static str, route: String, status: StatusCode, elapsed: Duration) {
+    type Handles = (metrics::Counter, metrics::Histogram);
+    /// Method and status → the series' handles.
+    type OfRoute = HashMap<(&'static str, u16), Handles>;
+    thread_local! {
+        static SERIES: RefCell<HashMap<String, OfRoute>> = RefCell::new(HashMap::new());
+    }
+    SERIES.with_borrow_mut(|series| {
+        let by_route = match series.get_mut(&route) {
+            Some(by_route) => by_route,
+            None => series.entry(route.clone()).or_default(),
+        };
+        let (count, time) = by_route
+            .entry((method, status.as_u16()))
+            .or_insert_with(|| {
+                let status = status.as_u16().to_string();
+                (
+                    metrics::counter!("http_requests_total", "method" => method, "route" => route.clone(), "status" => status.clone()),
+                    metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route, "status" => status),
+                )
+            });
+        count.increment(1);
+        time.record(elapsed.as_secs_f64());
+    });
 }
 
 #[cfg(test)]

@@ -1,0 +1,302 @@
+//! The access line, formatted here rather than by the tracing subscriber. It is the one line
+//! written for every request, and the subscriber's generic formatting (each field through
+//! `Debug`, the timestamp, the level's styling) cost more than the rest of answering
+//! `/system/time` put together. Here it is a few writes of known text into a reused buffer,
+//! handed to the same non-blocking writer as every other line, in the same two formats.
+//!
+//! The subscriber's filter still decides: the line is written only where an `info` event of
+//! this module would be. Without the server's own subscriber (tests install theirs) the line
+//! goes through tracing as an ordinary event instead.
+
+use crate::config::LogFormat;
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use std::cell::RefCell;
+use std::io::Write;
+use std::net::IpAddr;
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
+use tracing_appender::non_blocking::NonBlocking;
+
+/// The module the line is attributed to, as the subscriber would name it.
+pub const TARGET: &str = "pizza_order::http::request_log";
+
+struct Sink {
+    writer: NonBlocking,
+    format: LogFormat,
+}
+
+static SINK: OnceLock<Sink> = OnceLock::new();
+
+/// Called once the server's subscriber is installed, with its writer and format.
+pub fn install(writer: NonBlocking, format: LogFormat) {
+    let _ = SINK.set(Sink { writer, format });
+}
+
+/// One request's line.
+pub struct Line<'a> {
+    pub status: u16,
+    pub elapsed: Duration,
+    pub method: &'a str,
+    pub route: &'a str,
+    pub target: &'a str,
+    /// None without a peer address (tests): "unknown".
+    pub client_ip: Option<IpAddr>,
+    pub request_id: &'a str,
+}
+
+/// Writes the line; false when there is no sink of ours (the caller then logs through tracing).
+pub fn write(line: &Line<'_>) -> bool {
+    let Some(sink) = SINK.get() else {
+        return false;
+    };
+    thread_local! {
+        static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    BUF.with_borrow_mut(|buf| {
+        buf.clear();
+        format(buf, sink.format, SystemTime::now(), line);
+        // Lossy like every other line: past the queue's bound it is dropped, never waited for.
+        let _ = sink.writer.clone().write_all(buf);
+    });
+    true
+}
+
+pub fn format(buf: &mut Vec<u8>, format: LogFormat, now: SystemTime, line: &Line<'_>) {
+    match format {
+        LogFormat::Pretty => pretty(buf, now, line),
+        LogFormat::Json => json(buf, now, line),
+    }
+}
+
+/// As the compact formatter writes an event: `<time>  INFO <target>: request status=… …`.
+fn pretty(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
+    timestamp(buf, now);
+    buf.extend_from_slice(b"  INFO ");
+    buf.extend_from_slice(TARGET.as_bytes());
+    buf.extend_from_slice(b": request status=");
+    let _ = write!(buf, "{}", line.status);
+    buf.extend_from_slice(b" elapsed_ms=");
+    millis(buf, line.elapsed);
+    for (name, value) in [
+        ("http.method", line.method),
+        ("http.route", line.route),
+        ("http.target", line.target),
+    ] {
+        buf.push(b' ');
+        buf.extend_from_slice(name.as_bytes());
+        buf.push(b'=');
+        buf.extend_from_slice(value.as_bytes());
+    }
+    buf.extend_from_slice(b" http.client_ip=");
+    ip(buf, line.client_ip);
+    buf.extend_from_slice(b" request_id=");
+    buf.extend_from_slice(line.request_id.as_bytes());
+    buf.push(b'\n');
+}
+
+/// As the JSON formatter writes an event with its fields flattened, one object a line.
+fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
+    buf.extend_from_slice(b"{\"timestamp\":\"");
+    timestamp(buf, now);
+    buf.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\",\"status\":");
+    let _ = write!(buf, "{}", line.status);
+    buf.extend_from_slice(b",\"elapsed_ms\":");
+    millis(buf, line.elapsed);
+    buf.extend_from_slice(b",\"http.client_ip\":\"");
+    ip(buf, line.client_ip);
+    buf.push(b'"');
+    for (name, value) in [
+        ("http.method", line.method),
+        ("http.route", line.route),
+        ("http.target", line.target),
+        ("request_id", line.request_id),
+        ("target", TARGET),
+    ] {
+        buf.extend_from_slice(b",\"");
+        buf.extend_from_slice(name.as_bytes());
+        buf.extend_from_slice(b"\":");
+        // Escapes what a path may hold (quotes, backslashes).
+        let _ = serde_json::to_writer(&mut *buf, value);
+    }
+    buf.extend_from_slice(b"}\n");
+}
+
+/// RFC 3339 in UTC with microseconds, as the subscriber's own timestamps. The date and time
+/// to the second are formatted once a second per thread, then copied.
+fn timestamp(buf: &mut Vec<u8>, now: SystemTime) {
+    thread_local! {
+        static SECOND: RefCell<(u64, Vec<u8>)> = const { RefCell::new((u64::MAX, Vec::new())) };
+    }
+    let since = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    SECOND.with_borrow_mut(|(second, text)| {
+        if *second != since.as_secs() {
+            let t: DateTime<Utc> = now.into();
+            text.clear();
+            let _ = write!(
+                text,
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+                t.year(),
+                t.month(),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second(),
+            );
+            *second = since.as_secs();
+        }
+        buf.extend_from_slice(text);
+    });
+    let _ = write!(buf, ".{:06}Z", since.subsec_micros());
+}
+
+/// The client's address; IPv4, nearly every one, digit by digit rather than through `Display`.
+fn ip(buf: &mut Vec<u8>, ip: Option<IpAddr>) {
+    match ip {
+        Some(IpAddr::V4(v4)) => {
+            for (i, octet) in v4.octets().into_iter().enumerate() {
+                if i > 0 {
+                    buf.push(b'.');
+                }
+                if octet >= 100 {
+                    buf.push(b'0' + octet / 100);
+                }
+                if octet >= 10 {
+                    buf.push(b'0' + octet / 10 % 10);
+                }
+                buf.push(b'0' + octet % 10);
+            }
+        }
+        Some(v6) => {
+            let _ = write!(buf, "{v6}");
+        }
+        None => buf.extend_from_slice(b"unknown"),
+    }
+}
+
+/// Milliseconds with three decimals (the microsecond is the clock's useful resolution here).
+fn millis(buf: &mut Vec<u8>, elapsed: Duration) {
+    let micros = elapsed.as_micros();
+    let _ = write!(buf, "{}.{:03}", micros / 1000, micros % 1000);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line() -> Line<'static> {
+        Line {
+            status: 200,
+            elapsed: Duration::from_micros(1_234),
+            method: "GET",
+            route: "/api/v1/stores/{storeCode}",
+            target: "/api/v1/stores/SH001?x=\"a\\b\"",
+            client_ip: Some(IpAddr::from([203, 0, 113, 7])),
+            request_id: "6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e",
+        }
+    }
+
+    fn at() -> SystemTime {
+        // 2026-11-25T14:48:17.216974Z
+        SystemTime::UNIX_EPOCH + Duration::from_micros(1_795_618_097_216_974)
+    }
+
+    fn text(format: LogFormat, line: &Line<'_>) -> String {
+        let mut buf = Vec::new();
+        super::format(&mut buf, format, at(), line);
+        String::from_utf8(buf).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_pretty_line_is_the_compact_formatters_shape() {
+        assert_eq!(
+            text(LogFormat::Pretty, &line()),
+            "2026-11-25T14:48:17.216974Z  INFO pizza_order::http::request_log: request status=200 \
+             elapsed_ms=1.234 http.method=GET http.route=/api/v1/stores/{storeCode} \
+             http.target=/api/v1/stores/SH001?x=\"a\\b\" http.client_ip=203.0.113.7 \
+             request_id=6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e\n"
+        );
+    }
+
+    #[test]
+    fn the_json_line_is_one_object_with_every_field() {
+        let text = text(LogFormat::Json, &line());
+        assert!(text.ends_with("}\n") && text.lines().count() == 1, "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        let want = serde_json::json!({
+            "timestamp": "2026-11-25T14:48:17.216974Z", "level": "INFO", "message": "request",
+            "status": 200, "elapsed_ms": 1.234, "http.method": "GET",
+            "http.route": "/api/v1/stores/{storeCode}", "http.target": "/api/v1/stores/SH001?x=\"a\\b\"",
+            "http.client_ip": "203.0.113.7", "request_id": "6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e",
+            "target": TARGET,
+        });
+        assert_eq!(value, want);
+    }
+
+    #[test]
+    fn timestamps_follow_the_clock_across_seconds() {
+        let cases = [
+            (0, "1970-01-01T00:00:00.000000Z"),
+            (1_795_618_097_216_974, "2026-11-25T14:48:17.216974Z"),
+            (1_795_618_097_999_999, "2026-11-25T14:48:17.999999Z"),
+            (1_795_618_098_000_001, "2026-11-25T14:48:18.000001Z"),
+            (1_795_618_097_000_000, "2026-11-25T14:48:17.000000Z"),
+        ];
+        for (micros, want) in cases {
+            let mut buf = Vec::new();
+            timestamp(
+                &mut buf,
+                SystemTime::UNIX_EPOCH + Duration::from_micros(micros),
+            );
+            assert_eq!(String::from_utf8(buf).unwrap_or_default(), want);
+        }
+    }
+
+    #[test]
+    fn addresses_are_written_as_display_writes_them() {
+        let cases: [Option<IpAddr>; 7] = [
+            Some(IpAddr::from([0, 0, 0, 0])),
+            Some(IpAddr::from([9, 10, 99, 100])),
+            Some(IpAddr::from([255, 201, 110, 101])),
+            Some(IpAddr::from([127, 0, 0, 1])),
+            Some(IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1])),
+            Some(
+                "::ffff:1.2.3.4"
+                    .parse()
+                    .unwrap_or(IpAddr::from([0, 0, 0, 0])),
+            ),
+            None,
+        ];
+        for case in cases {
+            let mut buf = Vec::new();
+            ip(&mut buf, case);
+            let want = case.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+            assert_eq!(String::from_utf8(buf).unwrap_or_default(), want);
+        }
+        for octet in 0..=255u8 {
+            let mut buf = Vec::new();
+            ip(&mut buf, Some(IpAddr::from([octet, 1, 2, 3])));
+            assert_eq!(
+                String::from_utf8(buf).unwrap_or_default(),
+                format!("{octet}.1.2.3")
+            );
+        }
+    }
+
+    #[test]
+    fn elapsed_times_keep_three_decimals() {
+        let cases = [
+            (Duration::ZERO, "0.000"),
+            (Duration::from_nanos(999), "0.000"),
+            (Duration::from_micros(7), "0.007"),
+            (Duration::from_micros(1_050), "1.050"),
+            (Duration::from_secs(12), "12000.000"),
+        ];
+        for (elapsed, want) in cases {
+            let mut buf = Vec::new();
+            millis(&mut buf, elapsed);
+            assert_eq!(String::from_utf8(buf).unwrap_or_default(), want);
+        }
+    }
+}

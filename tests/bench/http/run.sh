@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The HTTP benchmark (`make bench-http`, docs/benchmarks.md): `pizza-order serve` (release
+# build, embedded SQLite, the demo chain, one worker) against a bare actix-web handler answering
+# the same bytes (examples/bench_bare_http.rs), same client, one core each: the server on core 0,
+# wrk on core 1.
+#
+# 1. Ours starts on a fresh data dir; tests/bench/http/capture.mjs registers a customer, places
+#    an order and fetches each route once (the clock, the store card, the menu, one product, the
+#    order's detail, logged in), keeping each body for the bare peer.
+# 2. BENCH_REPEAT rounds (default 3), the servers taking turns in each: ours as configured by
+#    default (pretty log, an access line for every request, /metrics counting), ours with JSON
+#    logs, ours with request logging off (filter "warn"), the bare peer. Each is started fresh;
+#    each route gets a warm-up run (BENCH_WARMUP s) and a measured one (BENCH_DURATION s) of
+#    `wrk -t1 -c$BENCH_CONNECTIONS`. The logging variants run the routes of BENCH_LOG_ROUTES.
+# 3. One table of medians: ours, bare, ratio (goal ≥ 60 %); then the cost of the access log,
+#    pretty and JSON, against logging off (goal ≤ 10 %).
+#
+# Environment: PIZZA_BIN (target/release/pizza-order), BARE_BIN
+# (target/release/examples/bench_bare_http), BENCH_REPEAT (3), BENCH_DURATION (10),
+# BENCH_WARMUP (3; 0: none), BENCH_CONNECTIONS (64), BENCH_LOG_ROUTES ("time store"),
+# BENCH_HTTP_PORT (3400), BENCH_KEEP (1: keep the work dir and the logs).
+#
+# Exits non-zero if any measured run saw an error, a non-2xx answer or no request at all.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+ROOT=$PWD
+PIZZA_BIN=${PIZZA_BIN:-$ROOT/target/release/pizza-order}
+BARE_BIN=${BARE_BIN:-$ROOT/target/release/examples/bench_bare_http}
+REPEAT=${BENCH_REPEAT:-3}
+DURATION=${BENCH_DURATION:-10}
+WARMUP=${BENCH_WARMUP:-3}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}
+LOG_ROUTES=${BENCH_LOG_ROUTES:-"time store"}
+PORT=${BENCH_HTTP_PORT:-3400}
+for n in REPEAT DURATION CONNECTIONS; do
+  if ! [[ ${!n} =~ ^[1-9][0-9]*$ ]]; then echo "BENCH_$n must be a positive whole number" >&2; exit 2; fi
+done
+if ! [[ $WARMUP =~ ^[0-9]+$ ]]; then echo "BENCH_WARMUP must be a whole number" >&2; exit 2; fi
+for bin in "$PIZZA_BIN" "$BARE_BIN"; do
+  if [[ ! -x $bin ]]; then
+    echo "$bin is missing: cargo build --release --bin pizza-order --example bench_bare_http" >&2
+    exit 2
+  fi
+done
+command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 2; }
+command -v node >/dev/null || { echo "node is missing" >&2; exit 2; }
+
+WORK=$(mktemp -d /tmp/pizza-bench-http.XXXXXX)
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+SERVER_PID=
+cleanup() {
+  stop_server
+  if [[ ${BENCH_KEEP:-0} == 1 ]]; then echo "work dir kept: $WORK"; else rm -rf "$WORK"; fi
+}
+stop_server() {
+  if [[ -n $SERVER_PID ]]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PIN_SERVER=() PIN_CLIENT=()
+if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
+  PIN_SERVER=(taskset -c 0) PIN_CLIENT=(taskset -c 1)
+fi
+
+BASE=http://127.0.0.1:$PORT
+
+# Starts a server variant and waits until it answers. Its stdout (the log) goes to a file,
+# removed after the variant's runs: at tens of thousands of lines a second it grows fast.
+start_server() {
+  local variant=$1 log=$WORK/$1.log
+  local env=(PIZZA__SERVER__WORKERS=1 "PIZZA__SERVER__BIND=127.0.0.1:$PORT"
+    "PIZZA__SERVER__STATIC_DIR=$ROOT/frontend/dist" NO_COLOR=1)
+  case $variant in
+    ours) ;;
+    ours-json) env+=(PIZZA__LOG__FORMAT=json) ;;
+    ours-off) env+=(PIZZA__LOG__FILTER=warn) ;;
+    bare) ;;
+  esac
+  if [[ $variant == bare ]]; then
+    "${PIN_SERVER[@]}" env BARE_WORKERS=1 "$BARE_BIN" "$PORT" "$WORK/manifest.tsv" >"$log" 2>&1 &
+  else
+    "${PIN_SERVER[@]}" env -u RUST_LOG -u PIZZA_ENV "${env[@]}" "$PIZZA_BIN" serve --data-dir "$WORK/data" >"$log" 2>&1 &
+  fi
+  SERVER_PID=$!
+  local probe=/health/live
+  [[ $variant == bare ]] && probe=/api/v1/system/time
+  for _ in $(seq 1 600); do
+    if curl -fs -o /dev/null "$BASE$probe"; then return 0; fi
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "$variant exited before answering:" >&2
+      tail -n 30 "$log" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  echo "$variant did not answer within 60 s" >&2
+  tail -n 30 "$log" >&2
+  exit 1
+}
+
+# One wrk run; prints requests/s, or records a failure.
+measure() {
+  local variant=$1 route=$2 path=$3 auth=$4 seconds=$5 out
+  local headers=()
+  if [[ $auth == 1 ]]; then headers=(-H "Authorization: Bearer $(cat "$WORK/token")"); fi
+  out=$("${PIN_CLIENT[@]}" wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "${headers[@]}" "$BASE$path" 2>&1) || true
+  local rps bad
+  rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+  bad=$(awk '/Non-2xx or 3xx responses:/ {print $5} /Socket errors:/ {print "socket errors"}' <<<"$out")
+  if [[ -z $rps || $rps == 0.00 || -n $bad ]]; then
+    echo "FAILED: $variant $route ($path): ${bad:-no requests}" >&2
+    echo "$out" >&2
+    echo "$variant $route" >>"$WORK/failures"
+  fi
+  echo "${rps:-0}"
+}
+
+routes_of() {
+  case $1 in
+    ours | bare) cut -f1 "$WORK/routes.tsv" ;;
+    *) tr ' ' '\n' <<<"$LOG_ROUTES" | grep -v '^$' ;;
+  esac
+}
+
+echo "pizza-order: $PIZZA_BIN"
+echo "bare peer:   $BARE_BIN"
+echo "wrk -t1 -c$CONNECTIONS -d${DURATION}s (warm-up ${WARMUP}s), $REPEAT rounds; server ${PIN_SERVER[*]:-unpinned}, wrk ${PIN_CLIENT[*]:-unpinned}"
+
+# 1. The data: a fresh embedded database (seeded on first start), a customer, an order.
+start_server ours
+node tests/bench/http/capture.mjs "$BASE" "$WORK"
+stop_server
+
+# 2. The rounds.
+VARIANTS=(ours ours-json ours-off bare)
+for round in $(seq 1 "$REPEAT"); do
+  for variant in "${VARIANTS[@]}"; do
+    start_server "$variant"
+    for route in $(routes_of "$variant"); do
+      line=$(grep -P "^$route\t" "$WORK/routes.tsv") || { echo "no route $route" >&2; exit 2; }
+      path=$(cut -f2 <<<"$line") auth=$(cut -f3 <<<"$line")
+      if [[ $WARMUP -gt 0 ]]; then measure "$variant" "$route" "$path" "$auth" "$WARMUP" >/dev/null; fi
+      rps=$(measure "$variant" "$route" "$path" "$auth" "$DURATION")
+      printf '%s\t%s\t%s\t%s\n' "$variant" "$route" "$round" "$rps" >>"$RESULTS"
+      printf '  round %s  %-9s %-8s %10.0f req/s\n' "$round" "$variant" "$route" "$rps"
+    done
+    if [[ $variant != bare ]]; then
+      printf '  round %s  %-9s log: %s lines\n' "$round" "$variant" "$(wc -l <"$WORK/$variant.log")"
+    fi
+    stop_server
+    [[ ${BENCH_KEEP:-0} == 1 ]] || rm -f "$WORK/$variant.log"
+  done
+done
+
+# 3. The table.
+echo
+awk -F'\t' -v routes="$(cut -f1 "$WORK/routes.tsv" | tr '\n' ' ')" -v log_routes="$LOG_ROUTES" '
+  function median(key,    n, i, j, t, v) {
+    n = split(runs[key], v, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+    if (n == 0) return 0
+    return n % 2 ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2
+  }
+  { runs[$1 "/" $2] = runs[$1 "/" $2] " " $4; each[$1 "/" $2 "/" $3] = $4 }
+  END {
+    printf "%-8s %12s %12s %8s %-22s %s\n", "route", "ours req/s", "bare req/s", "ratio", "each round", "goal >= 60 %"
+    n = split(routes, r, " ")
+    for (i = 1; i <= n; i++) {
+      o = median("ours/" r[i]); b = median("bare/" r[i])
+      ratio = b > 0 ? 100 * o / b : 0
+      rounds = ""
+      for (k = 1; ("ours/" r[i] "/" k) in each; k++)
+        rounds = rounds sprintf("%s%.0f", k > 1 ? " " : "", each["bare/" r[i] "/" k] > 0 ? 100 * each["ours/" r[i] "/" k] / each["bare/" r[i] "/" k] : 0)
+      printf "%-8s %12.0f %12.0f %7.1f%% %-22s %s\n", r[i], o, b, ratio, rounds, ratio >= 60 ? "met" : "NOT MET"
+    }
+    print ""
+    printf "%-8s %12s %12s %12s %11s %11s %s\n", "route", "log off", "pretty", "json", "cost pretty", "cost json", "goal <= 10 %"
+    n = split(log_routes, r, " ")
+    for (i = 1; i <= n; i++) {
+      off = median("ours-off/" r[i]); p = median("ours/" r[i]); js = median("ours-json/" r[i])
+      cp = off > 0 ? 100 * (1 - p / off) : 0; cj = off > 0 ? 100 * (1 - js / off) : 0
+      printf "%-8s %12.0f %12.0f %12.0f %10.1f%% %10.1f%% %s\n", r[i], off, p, js, cp, cj, (cp <= 10 && cj <= 10) ? "met" : "NOT MET"
+    }
+  }' "$RESULTS"
+echo
+echo "ours: pizza-order serve, 1 worker, embedded SQLite, /metrics counting every request; pretty"
+echo "log with an access line per request unless said. Medians of $REPEAT rounds; each round's"
+echo "ours/bare ratio in percent."
+if [[ -s $WORK/failures ]]; then
+  echo "FAILED runs: $(tr '\n' ',' <"$WORK/failures")" >&2
+  exit 1
+fi
