@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { showToast } from '@/components/Toast';
 import { CART_ERROR_TOAST_MS, useCart } from '@/features/cart';
 import { getStore, useStoreSelection } from '@/features/store';
-import type { ScanInput } from '@/types/api';
+import type { ScanInput } from '@/lib/api/types';
 
 const SCAN_PARAMS = ['storeName', 'storeCode', 'deskNo', 'sign'] as const;
 
