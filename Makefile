@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379
 FRONTEND := frontend
 
-.PHONY: run build build-frontend test test-rust test-rust-postgres test-rust-redis test-frontend test-budget test-e2e test-schema lint fmt
+.PHONY: run build build-frontend test test-rust test-rust-postgres test-rust-redis test-frontend test-budget test-e2e test-schema lint fmt check-api-types
 
 run: build-frontend
 	$(CARGO) run --release --bin pizza-order -- serve
@@ -30,10 +30,17 @@ build-frontend: $(FRONTEND)/node_modules/.package-lock.json
 
 test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
 
-lint: $(FRONTEND)/node_modules/.package-lock.json
+lint: $(FRONTEND)/node_modules/.package-lock.json check-api-types
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd $(FRONTEND) && npm run typecheck && npm run lint
+
+# The app's API types (frontend/src/lib/api/schema.gen.ts) against the server's OpenAPI document:
+# regenerated from `pizza-order openapi` into a temporary file and compared; stale fails with the
+# diff and says to run `npm run gen:api` (docs/api-schema.md).
+check-api-types: $(FRONTEND)/node_modules/.package-lock.json
+	$(CARGO) build --bin pizza-order
+	cd $(FRONTEND) && PIZZA_BIN=$(CURDIR)/target/debug/pizza-order npm run --silent gen:api -- --check
 
 # Unit tests of both crates and the integration tests on the embedded SQLite.
 test-rust:

@@ -1,5 +1,5 @@
 //! pizza-order: serve the product, apply the schema, load the demo chain, print a table's
-//! link, or reconcile a day's payments with the provider.
+//! link, reconcile a day's payments with the provider, or print the API's OpenAPI document.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -55,10 +55,18 @@ enum Command {
         #[arg(long)]
         date: Option<chrono::NaiveDate>,
     },
+    /// Print the OpenAPI document the server serves at /api-docs/openapi.json, so the app's
+    /// TypeScript types can be generated without a running server (`npm run gen:api`).
+    Openapi,
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if let Command::Openapi = cli.command {
+        // The document is the annotations alone: no settings, database or log (the log writes
+        // to stdout, which must hold nothing but the JSON).
+        return print_openapi();
+    }
     let config_dir = cli.config_dir.unwrap_or_else(default_config_dir);
     let mut settings = Settings::load(&config_dir).context("reading the configuration")?;
     if let Some(dir) = cli.data_dir {
@@ -120,9 +128,16 @@ fn main() -> anyhow::Result<()> {
                 let report = pizza_order::reconcile_job::run(app.state(), day, "cli").await?;
                 print!("{}", report.summary());
             }
+            Command::Openapi => print_openapi()?,
         }
         Ok(())
     })
+}
+
+fn print_openapi() -> anyhow::Result<()> {
+    let doc = pizza_order::http::openapi::document();
+    println!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use super::credentials::msg;
 use super::dto::address::{AddressDto, AddressForm, SmartReadDto, SmartReadRequest};
-use super::envelope::{Envelope, Reply};
+use super::envelope::{Envelope, NoData, Reply};
 use super::error::{ApiError, ApiResult, FieldError, Msg};
 use super::session::AuthUser;
 use crate::state::AppState;
@@ -60,7 +60,7 @@ async fn one(state: &AppState, user_id: i64, id: i64) -> ApiResult<AddressDto> {
 
 /// The user's addresses (userAddrList): the default first, then the most recently changed.
 #[utoipa::path(tag = "addresses", security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<Vec<AddressDto>>)), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<AddressDto>>), (status = 401)))]
 #[get("/addresses")]
 pub async fn list(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Reply<Vec<AddressDto>>> {
     let rows = AddressRepo::new(state.db.clone())
@@ -71,7 +71,7 @@ pub async fn list(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Reply
 
 /// One address (findAddress / detailAddress).
 #[utoipa::path(tag = "addresses", security(("bearer" = [])), params(("id" = i64, Path)),
-    responses((status = 200, body = inline(Envelope<AddressDto>)), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<AddressDto>), (status = 401), (status = 404)))]
 #[get("/addresses/{id}")]
 pub async fn detail(
     state: web::Data<AppState>,
@@ -86,7 +86,7 @@ pub async fn detail(
 /// Adds an address. Every field error is answered at once in `data: [{field, message}]`.
 /// At most 20 addresses per user.
 #[utoipa::path(tag = "addresses", request_body = AddressForm, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<AddressDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<AddressDto>), (status = 400), (status = 401)))]
 #[post("/addresses")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -109,7 +109,7 @@ pub async fn create(
 /// Replaces an address's fields; `isDefault` absent keeps the flag.
 #[utoipa::path(tag = "addresses", request_body = AddressForm, security(("bearer" = [])),
     params(("id" = i64, Path)),
-    responses((status = 200, body = inline(Envelope<AddressDto>)), (status = 400), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<AddressDto>), (status = 400), (status = 401), (status = 404)))]
 #[put("/addresses/{id}")]
 pub async fn update(
     state: web::Data<AppState>,
@@ -136,7 +136,7 @@ pub async fn update(
 #[utoipa::path(tag = "addresses", security(("bearer" = [])),
     params(("id" = i64, Path),
         ("X-Selected-Address-Id" = Option<i64>, Header, description = "the address the current order uses")),
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 400), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 400), (status = 401), (status = 404)))]
 #[delete("/addresses/{id}")]
 pub async fn remove(
     state: web::Data<AppState>,
@@ -163,7 +163,7 @@ pub async fn remove(
 
 /// Makes an address the default (the previous default stops being one).
 #[utoipa::path(tag = "addresses", security(("bearer" = [])), params(("id" = i64, Path)),
-    responses((status = 200, body = inline(Envelope<AddressDto>)), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<AddressDto>), (status = 401), (status = 404)))]
 #[post("/addresses/{id}/default")]
 pub async fn set_default(
     state: web::Data<AppState>,
@@ -183,7 +183,7 @@ pub async fn set_default(
 /// Smart paste (smartRead): splits a pasted "name phone address" text into the form's fields
 /// for the user to confirm. Fields it cannot find are null.
 #[utoipa::path(tag = "addresses", request_body = SmartReadRequest, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<SmartReadDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<SmartReadDto>), (status = 400), (status = 401)))]
 #[post("/addresses/smart-read")]
 pub async fn smart_paste(
     _auth: AuthUser,

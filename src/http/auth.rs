@@ -8,7 +8,7 @@ use super::dto::account::{
     ChangePasswordRequest, LoginReply, LoginRequest, RegisterRequest, ResetPasswordRequest,
     SendCodeRequest, SentCode, SmsLoginRequest,
 };
-use super::envelope::{Envelope, Reply};
+use super::envelope::{Envelope, NoData, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::me::{consent_current, me_dto};
 use super::session::AuthUser;
@@ -31,7 +31,7 @@ const ALREADY_REGISTERED: Msg = Msg::fixed(
 /// One a minute per phone and scene (429 with the seconds left), 10 a day per phone, 20 an
 /// hour per client.
 #[utoipa::path(tag = "auth", request_body = SendCodeRequest,
-    responses((status = 200, body = inline(Envelope<SentCode>)), (status = 400), (status = 429)))]
+    responses((status = 200, body = Envelope<SentCode>), (status = 400), (status = 429)))]
 #[post("/auth/sms-code")]
 pub async fn send_code(
     state: web::Data<AppState>,
@@ -61,7 +61,7 @@ pub async fn send_code(
 /// Registers with phone, SMS code (scene register) and password; the privacy policy must be
 /// agreed (`privacyAgreed: true`), and that consent is recorded. Logs the new user in.
 #[utoipa::path(tag = "auth", request_body = RegisterRequest,
-    responses((status = 200, body = inline(Envelope<LoginReply>)), (status = 400), (status = 409)))]
+    responses((status = 200, body = Envelope<LoginReply>), (status = 400), (status = 409)))]
 #[post("/auth/register")]
 pub async fn register(
     state: web::Data<AppState>,
@@ -106,7 +106,7 @@ pub async fn register(
 /// addresses lock it everywhere (429 with the seconds left, until the window has passed);
 /// logging in with an SMS code is never locked by them.
 #[utoipa::path(tag = "auth", request_body = LoginRequest,
-    responses((status = 200, body = inline(Envelope<LoginReply>)), (status = 400), (status = 429)))]
+    responses((status = 200, body = Envelope<LoginReply>), (status = 400), (status = 429)))]
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
@@ -146,7 +146,7 @@ pub async fn login(
 /// the spot, which needs `privacyAgreed: true` (recorded as consent). The code is checked
 /// (and used up) before anything else, so the answer never tells whether a phone is registered.
 #[utoipa::path(tag = "auth", request_body = SmsLoginRequest,
-    responses((status = 200, body = inline(Envelope<LoginReply>)), (status = 400)))]
+    responses((status = 200, body = Envelope<LoginReply>), (status = 400)))]
 #[post("/auth/login/sms")]
 pub async fn login_sms(
     state: web::Data<AppState>,
@@ -203,7 +203,7 @@ async fn existing_or_new(
 
 /// Ends this session (logout); the token stops working at once.
 #[utoipa::path(tag = "auth", security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401)))]
 #[post("/auth/logout")]
 pub async fn logout(state: web::Data<AppState>, user: AuthUser) -> ApiResult<Reply<()>> {
     state.sessions().revoke(&user.session).await?;
@@ -213,7 +213,7 @@ pub async fn logout(state: web::Data<AppState>, user: AuthUser) -> ApiResult<Rep
 /// Sets a new password with an SMS code (resetPassword, scene reset). Every session of the
 /// account ends: whoever knew the old password is logged out.
 #[utoipa::path(tag = "auth", request_body = ResetPasswordRequest,
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 400), (status = 404)))]
 #[post("/auth/password/reset")]
 pub async fn reset_password(
     state: web::Data<AppState>,
@@ -251,7 +251,7 @@ pub async fn reset_password(
 /// Changes the password (changePassword). The old one is required when the account has one,
 /// and wrong old passwords count towards the login throttle. Other sessions end; this one stays.
 #[utoipa::path(tag = "auth", request_body = ChangePasswordRequest, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 400), (status = 401), (status = 429)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 400), (status = 401), (status = 429)))]
 #[post("/auth/password/change")]
 pub async fn change_password(
     state: web::Data<AppState>,

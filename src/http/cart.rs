@@ -206,7 +206,7 @@ pub struct CartQuery {
 
 /// The cart (shoppingCar GET).
 #[utoipa::path(tag = "cart", params(CartQuery),
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 401)))]
 #[get("/cart")]
 pub async fn get_cart(
     state: web::Data<AppState>,
@@ -261,7 +261,6 @@ fn move_to_store(store: Store) -> Mutation {
 #[serde(rename_all = "camelCase")]
 pub struct SelectionIn {
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub selection: Selection,
     pub quantity: Option<u32>,
 }
@@ -286,7 +285,7 @@ pub struct AddBody {
 
 /// Adds items (shoppingCar POST). The same product with the same choices adds to its line.
 #[utoipa::path(tag = "cart", request_body = AddBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 404)))]
 #[post("/cart/items")]
 pub async fn add_items(
     state: web::Data<AppState>,
@@ -439,7 +438,7 @@ pub struct EditBody {
 
 /// Changes quantities (shoppingCarEdit): below the product's minimum removes the line.
 #[utoipa::path(tag = "cart", request_body = EditBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 404)))]
 #[patch("/cart/items")]
 pub async fn edit_items(
     state: web::Data<AppState>,
@@ -486,7 +485,7 @@ pub struct DeleteBody {
 
 /// Removes lines (shoppingCarDel).
 #[utoipa::path(tag = "cart", request_body = DeleteBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 404)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 404)))]
 #[delete("/cart/items")]
 pub async fn delete_items(
     state: web::Data<AppState>,
@@ -505,7 +504,7 @@ pub async fn delete_items(
 }
 
 /// Empties the cart (clearShoppingCars); store, order type and time stay.
-#[utoipa::path(tag = "cart", responses((status = 200, body = inline(Envelope<CartDto>))))]
+#[utoipa::path(tag = "cart", responses((status = 200, body = Envelope<CartDto>)))]
 #[delete("/cart")]
 pub async fn clear_cart(
     state: web::Data<AppState>,
@@ -521,7 +520,7 @@ pub async fn clear_cart(
 }
 
 /// Drops every disabled item: sold out, off time, expired (clearSaleOutItmes).
-#[utoipa::path(tag = "cart", responses((status = 200, body = inline(Envelope<CartDto>))))]
+#[utoipa::path(tag = "cart", responses((status = 200, body = Envelope<CartDto>)))]
 #[post("/cart/clear-unavailable")]
 pub async fn clear_unavailable(
     state: web::Data<AppState>,
@@ -565,7 +564,7 @@ pub struct VerifyDto {
 /// Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
 /// On the submit page an empty cart, or one with only disabled items, is errCode -4.
 #[utoipa::path(tag = "cart", request_body = VerifyBody,
-    responses((status = 200, body = inline(Envelope<VerifyDto>)), (status = 400)))]
+    responses((status = 200, body = Envelope<VerifyDto>), (status = 400)))]
 #[post("/cart/verify")]
 pub async fn verify(
     state: web::Data<AppState>,

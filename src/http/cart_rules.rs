@@ -27,7 +27,7 @@ pub struct ChooseRuleBody {
 /// Honoured only when it then saves something on this cart; otherwise refused (errCode -8)
 /// with the reason (not in effect, no items, 再买¥x可享 …) and the cart unchanged.
 #[utoipa::path(tag = "cart", request_body = ChooseRuleBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 404)))]
 #[post("/cart/rules")]
 pub async fn choose_rule(
     state: web::Data<AppState>,

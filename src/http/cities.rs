@@ -15,7 +15,7 @@ const CITY_LIST_SECONDS: u32 = 10_800;
 const DISTRICT_LIST_SECONDS: u32 = 7_200;
 
 /// Every city with stores, hot cities first.
-#[utoipa::path(tag = "location", responses((status = 200, body = inline(Envelope<Vec<CityDto>>))))]
+#[utoipa::path(tag = "location", responses((status = 200, body = Envelope<Vec<CityDto>>)))]
 #[get("/cities")]
 pub async fn city_list(state: web::Data<AppState>, ctx: Ctx) -> Reply<Vec<CityDto>> {
     let snapshot = state.catalogue.get().await;
@@ -38,7 +38,7 @@ pub struct DistrictQuery {
 
 /// A city's districts.
 #[utoipa::path(tag = "location", params(("cityCode" = String, Path), DistrictQuery),
-    responses((status = 200, body = inline(Envelope<Vec<DistrictDto>>)), (status = 404)))]
+    responses((status = 200, body = Envelope<Vec<DistrictDto>>), (status = 404)))]
 #[get("/cities/{cityCode}/districts")]
 pub async fn districts(
     state: web::Data<AppState>,

@@ -20,7 +20,7 @@ pub struct OutboxQuery {
 /// What the sandbox SMS provider "sent" to a phone, newest first: how people and tests read
 /// their verification codes. 404 unless the sandbox SMS provider is configured.
 #[utoipa::path(tag = "dev", params(OutboxQuery),
-    responses((status = 200, body = inline(Envelope<Vec<OutboxMessage>>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<Vec<OutboxMessage>>), (status = 400), (status = 404)))]
 #[get("/dev/sms-outbox")]
 pub async fn sms_outbox(
     state: web::Data<AppState>,

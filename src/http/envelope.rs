@@ -73,3 +73,17 @@ impl<T: Serialize> Responder for Reply<T> {
             })
     }
 }
+
+/// The `data` of an answer that only says it worked (`Reply<()>`, serialised as null), for the
+/// OpenAPI document: `()` cannot be a generic argument of a documented type.
+pub struct NoData;
+
+impl utoipa::PartialSchema for NoData {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Null)
+            .into()
+    }
+}
+
+impl ToSchema for NoData {}

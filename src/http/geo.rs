@@ -23,7 +23,7 @@ const FALLBACK_SECONDS: u32 = 600;
 /// Where the client is by its IP address (the sandbox gazetteer maps private ranges to the
 /// default city).
 #[utoipa::path(tag = "location",
-    responses((status = 200, body = inline(Envelope<LocationDoc>)), (status = 404), (status = 503)))]
+    responses((status = 200, body = Envelope<LocationDoc>), (status = 404), (status = 503)))]
 #[get("/geo/ip")]
 pub async fn ip(
     state: web::Data<AppState>,
@@ -61,7 +61,7 @@ pub struct RegeoQuery {
 
 /// The place at a point, with up to 20 points of interest within 1000 m.
 #[utoipa::path(tag = "location", params(RegeoQuery),
-    responses((status = 200, body = inline(Envelope<LocationDoc>)), (status = 404), (status = 503)))]
+    responses((status = 200, body = Envelope<LocationDoc>), (status = 404), (status = 503)))]
 #[get("/geo/regeo")]
 pub async fn regeo(
     state: web::Data<AppState>,
@@ -95,7 +95,7 @@ pub struct GeocodeQuery {
 
 /// Points for an address text.
 #[utoipa::path(tag = "location", params(GeocodeQuery),
-    responses((status = 200, body = inline(Envelope<Vec<PoiDoc>>)), (status = 404), (status = 503)))]
+    responses((status = 200, body = Envelope<Vec<PoiDoc>>), (status = 404), (status = 503)))]
 #[get("/geo/geocode")]
 pub async fn geocode(
     state: web::Data<AppState>,
@@ -121,7 +121,7 @@ pub struct PlacesQuery {
 
 /// Place search by text, 15 a page.
 #[utoipa::path(tag = "location", params(PlacesQuery),
-    responses((status = 200, body = inline(Envelope<PoiPageDoc>)), (status = 404), (status = 503)))]
+    responses((status = 200, body = Envelope<PoiPageDoc>), (status = 404), (status = 503)))]
 #[get("/geo/places")]
 pub async fn places(
     state: web::Data<AppState>,
@@ -147,7 +147,7 @@ pub struct TipsQuery {
 
 /// Input suggestions while typing an address (at most 15, limited to the city when given).
 #[utoipa::path(tag = "location", params(TipsQuery),
-    responses((status = 200, body = inline(Envelope<Vec<PoiDoc>>)), (status = 404), (status = 503)))]
+    responses((status = 200, body = Envelope<Vec<PoiDoc>>), (status = 404), (status = 503)))]
 #[get("/geo/tips")]
 pub async fn tips(
     state: web::Data<AppState>,

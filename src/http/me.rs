@@ -3,10 +3,10 @@
 
 use super::credentials::field;
 use super::dto::account::{
-    MarketingSettings, MeDto, PrivacyDecisionRequest, PrivacyDto, ProfilePatch,
+    MarketingSettings, MarketingState, MeDto, PrivacyDecisionRequest, PrivacyDto, ProfilePatch,
     RecommendationSwitch,
 };
-use super::envelope::{Envelope, Reply};
+use super::envelope::{Envelope, NoData, Reply};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::session::AuthUser;
 use crate::state::AppState;
@@ -55,7 +55,7 @@ async fn open_user(state: &AppState, user_id: i64) -> ApiResult<UserRow> {
 /// The member detail (memberDetail): profile, kind, points, default address, switches, and
 /// whether the privacy policy must be agreed again. The phone is masked.
 #[utoipa::path(tag = "me", security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<MeDto>)), (status = 401)))]
+    responses((status = 200, body = Envelope<MeDto>), (status = 401)))]
 #[get("/me")]
 pub async fn get_me(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Reply<MeDto>> {
     Ok(Reply::new(me_dto(&state, auth.user_id).await?))
@@ -64,7 +64,7 @@ pub async fn get_me(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Rep
 /// Updates the profile (updateUser). Only the fields sent change; a field sent empty is an
 /// error (name, email, gender and birthday cannot be empty). Every field error is answered.
 #[utoipa::path(tag = "me", request_body = ProfilePatch, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<MeDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<MeDto>), (status = 400), (status = 401)))]
 #[patch("/me")]
 pub async fn patch_me(
     state: web::Data<AppState>,
@@ -116,7 +116,7 @@ pub async fn patch_me(
 /// address book are deleted and every session ends; the account row stays as a closed
 /// tombstone so orders keep their reference. The phone may register again as a new account.
 #[utoipa::path(tag = "me", security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401)))]
 #[delete("/me")]
 pub async fn close_account(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Reply<()>> {
     UserRepo::new(state.db.clone())
@@ -154,7 +154,7 @@ async fn privacy_dto(state: &AppState, user_id: i64) -> ApiResult<PrivacyDto> {
 /// The user's privacy consent: the policy version in force, when they last agreed (and to
 /// which version), whether that is current, and when they last refused.
 #[utoipa::path(tag = "me", security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<PrivacyDto>)), (status = 401)))]
+    responses((status = 200, body = Envelope<PrivacyDto>), (status = 401)))]
 #[get("/me/privacy")]
 pub async fn get_privacy(
     state: web::Data<AppState>,
@@ -166,7 +166,7 @@ pub async fn get_privacy(
 /// Records a decision on the policy in force: `{decision: "agree" | "refuse"}`. Both are kept
 /// (append-only); refusing withdraws the consent.
 #[utoipa::path(tag = "me", request_body = PrivacyDecisionRequest, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<PrivacyDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<PrivacyDto>), (status = 400), (status = 401)))]
 #[post("/me/privacy")]
 pub async fn post_privacy(
     state: web::Data<AppState>,
@@ -197,13 +197,13 @@ pub async fn post_privacy(
 /// The SMS-notification dialog (modifyPersonalized): agree to marketing messages, and "don't
 /// remind me again". A field left out keeps its value; the answer has both.
 #[utoipa::path(tag = "me", request_body = MarketingSettings, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<MarketingSettings>)), (status = 401)))]
+    responses((status = 200, body = Envelope<MarketingState>), (status = 401)))]
 #[patch("/me/marketing")]
 pub async fn patch_marketing(
     state: web::Data<AppState>,
     auth: AuthUser,
     body: web::Json<MarketingSettings>,
-) -> ApiResult<Reply<MarketingSettings>> {
+) -> ApiResult<Reply<MarketingState>> {
     let user = open_user(&state, auth.user_id).await?;
     let agree = body
         .is_personalized_agree
@@ -212,15 +212,15 @@ pub async fn patch_marketing(
     UserRepo::new(state.db.clone())
         .set_marketing(user.id, agree, remind, state.clock.now_ms())
         .await?;
-    Ok(Reply::new(MarketingSettings {
-        is_personalized_agree: Some(agree),
-        is_remind_again: Some(remind),
+    Ok(Reply::new(MarketingState {
+        is_personalized_agree: agree,
+        is_remind_again: remind,
     }))
 }
 
 /// The personalised-recommendation switch (recommendationSwitch): `{flag: 1}` on, `{flag: 0}` off.
 #[utoipa::path(tag = "me", request_body = RecommendationSwitch, security(("bearer" = [])),
-    responses((status = 200, body = inline(Envelope<RecommendationSwitch>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<RecommendationSwitch>), (status = 400), (status = 401)))]
 #[post("/me/recommendation")]
 pub async fn post_recommendation(
     state: web::Data<AppState>,

@@ -48,6 +48,7 @@ pub struct MenuDto {
     pub order_type: u8,
     pub order_time: i64,
     /// open, busy or closed.
+    #[schema(value_type = actors::domain::catalog::StoreStatus)]
     pub store_status: String,
     /// Set when the store is temporarily closed: reselect a store.
     pub stop_store_notice: Option<String>,
@@ -60,7 +61,7 @@ pub struct MenuDto {
 /// time-limited products appear only when date, time, weekday, store, store group and order
 /// type all match.
 #[utoipa::path(tag = "menu", params(("storeCode" = String, Path), MenuQuery),
-    responses((status = 200, body = inline(Envelope<MenuDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<MenuDto>), (status = 400), (status = 404)))]
 #[get("/stores/{storeCode}/menu")]
 pub async fn store_menu(
     state: web::Data<AppState>,
@@ -123,7 +124,7 @@ pub struct ProductQuery {
 /// One product with everything its page needs: sizes, crusts, flavours, sauces, toppings,
 /// combo rounds, style options. A product not on this store's menu now is 404.
 #[utoipa::path(tag = "menu", params(("productCode" = String, Path), ProductQuery),
-    responses((status = 200, body = inline(Envelope<ProductDetailDto>)), (status = 404)))]
+    responses((status = 200, body = Envelope<ProductDetailDto>), (status = 404)))]
 #[get("/products/{productCode}")]
 pub async fn product(
     state: web::Data<AppState>,
@@ -168,7 +169,7 @@ pub struct SearchQuery {
 
 /// Products whose name, description or keywords contain the keyword (either language).
 #[utoipa::path(tag = "menu", params(SearchQuery),
-    responses((status = 200, body = inline(Envelope<Vec<ProductCardDto>>)), (status = 400)))]
+    responses((status = 200, body = Envelope<Vec<ProductCardDto>>), (status = 400)))]
 #[get("/products/search")]
 pub async fn search(
     state: web::Data<AppState>,
@@ -205,7 +206,7 @@ pub struct HotWordsQuery {
 
 /// Suggested search words (searchHotWordsByStore), in the request's language.
 #[utoipa::path(tag = "menu", params(HotWordsQuery),
-    responses((status = 200, body = inline(Envelope<Vec<String>>))))]
+    responses((status = 200, body = Envelope<Vec<String>>)))]
 #[get("/products/hot-words")]
 pub async fn hot_words(
     state: web::Data<AppState>,

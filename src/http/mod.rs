@@ -23,6 +23,7 @@ pub mod idempotency;
 pub mod me;
 pub mod menu;
 pub mod openapi;
+pub mod openapi_answers;
 pub mod openapi_shared;
 pub mod order_detail;
 pub mod orders;

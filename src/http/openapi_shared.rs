@@ -4,6 +4,7 @@
 //! their own success body and the error statuses only they answer; a bare error status there
 //! (`(status = 404)`) is completed with the shared response of that status.
 
+use super::openapi_answers;
 use serde_json::{json, Map, Value};
 
 /// The scope of every API path; the document lists full paths so the health paths, which live
@@ -237,7 +238,9 @@ pub fn complete(doc: &mut Value, health: &Value) {
         doc["components"]["schemas"][name] = schema.clone();
     }
     unique_operation_ids(&mut full);
+    openapi_answers::inline_envelopes(&mut full, &mut doc["components"]["schemas"]);
     doc["paths"] = Value::Object(full);
+    openapi_answers::require_answer_fields(doc);
     doc["servers"] = json!([{"url": "/", "description": "this server"}]);
 }
 

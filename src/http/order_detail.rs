@@ -3,6 +3,7 @@
 //! (cancel, refund, comment). `order:watch` answers the same snapshot.
 
 use super::context::Ctx;
+use super::dto::cart::{AppliedRuleDto, CartItemDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
@@ -57,6 +58,20 @@ pub struct CommentDto {
     pub at: i64,
 }
 
+/// The delivery address as frozen on the order at submit (the order keeps it as written then).
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // Describes the JSON the order keeps; never built.
+pub struct OrderAddressDoc {
+    id: i64,
+    base_address: String,
+    house_number: String,
+    /// GCJ-02, as text.
+    lat: String,
+    lng: String,
+    city_name: Option<String>,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderDetailDto {
@@ -93,18 +108,19 @@ pub struct OrderDetailDto {
     /// Masked: 139****5678.
     pub receiver_mobile: String,
     /// The delivery address; null for pickup and dine-in.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<OrderAddressDoc>)]
     pub address: Value,
     pub desk_no: Option<String>,
     pub remark: String,
     pub tableware: u32,
     pub is_need_invoice: bool,
-    #[schema(value_type = Vec<Object>)]
+    /// The cart's lines as they were priced at submit.
+    #[schema(value_type = Vec<CartItemDto>)]
     pub lines: Vec<Value>,
-    #[schema(value_type = Vec<Object>)]
+    /// The promotions applied at submit.
+    #[schema(value_type = Vec<AppliedRuleDto>)]
     pub rules: Value,
     /// The amounts frozen at submit: lines at list price, discounts, fee, payable.
-    #[schema(value_type = Object)]
     pub breakdown: BreakdownView,
     pub created_at: i64,
     /// Every transition with its time, oldest first.
@@ -112,7 +128,6 @@ pub struct OrderDetailDto {
     /// The last transition's number; `order:progress` events continue from it.
     pub seq: i64,
     pub eta: Option<i64>,
-    #[schema(value_type = Vec<Object>)]
     pub steps: Vec<Step>,
     pub can_cancel: bool,
     /// Lets someone without the customer's login follow this order (`order:watch`).
@@ -286,7 +301,7 @@ pub struct DetailQuery {
 
 /// The order (orderDetail): for its owner, or with its view token.
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path), DetailQuery),
-    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 404)))]
+    responses((status = 200, body = Envelope<OrderDetailDto>), (status = 404)))]
 #[get("/orders/{orderNo}")]
 pub async fn detail(
     state: web::Data<AppState>,
@@ -344,7 +359,7 @@ async fn refund(state: &AppState, order: &OrderRow) -> ApiResult<()> {
 /// Cancels the order (cancelOrder): the customer, before the store accepted it. A paid order is
 /// refunded.
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CancelBody,
-    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 409), (status = 502)))]
+    responses((status = 200, body = Envelope<OrderDetailDto>), (status = 409), (status = 502)))]
 #[post("/orders/{orderNo}/cancel")]
 pub async fn cancel(
     state: web::Data<AppState>,
@@ -378,7 +393,7 @@ pub async fn cancel(
 
 /// Retries the refund of a refused or cancelled paid order (the spec's refund call).
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
-    responses((status = 200, body = inline(Envelope<OrderDetailDto>)), (status = 409), (status = 502)))]
+    responses((status = 200, body = Envelope<OrderDetailDto>), (status = 409), (status = 502)))]
 #[post("/orders/{orderNo}/refund")]
 pub async fn refund_again(
     state: web::Data<AppState>,
@@ -410,7 +425,7 @@ pub struct CommentBody {
 
 /// A comment on a completed order: a rating of 1 to 5 and up to 200 characters, once.
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CommentBody,
-    responses((status = 200, body = inline(Envelope<CommentDto>)), (status = 400), (status = 409)))]
+    responses((status = 200, body = Envelope<CommentDto>), (status = 400), (status = 409)))]
 #[post("/orders/{orderNo}/comment")]
 pub async fn comment(
     state: web::Data<AppState>,

@@ -50,7 +50,7 @@ pub struct ReservationBody {
 /// within bookDays, outside exclusion days and inside business hours. Changing the order type
 /// re-prices the cart. A repeat within 380 ms answers 429.
 #[utoipa::path(tag = "orders", request_body = ReservationBody,
-    responses((status = 200, body = inline(Envelope<CartDto>)), (status = 400), (status = 429)))]
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 429)))]
 #[post("/orders/reservation")]
 pub async fn reservation(
     state: web::Data<AppState>,
@@ -134,7 +134,7 @@ pub struct SlotsDto {
 
 /// The booking picker: the store's bookable days and their 15-minute slots.
 #[utoipa::path(tag = "orders", params(SlotsQuery),
-    responses((status = 200, body = inline(Envelope<SlotsDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<SlotsDto>), (status = 400), (status = 404)))]
 #[get("/orders/reservation/slots")]
 pub async fn slots(
     state: web::Data<AppState>,
@@ -204,7 +204,7 @@ fn bad_table() -> ApiError {
 /// Scan-to-order: checks a table QR link's sign, then sets the cart to that store, dine-in, at
 /// that desk, for 3600 seconds.
 #[utoipa::path(tag = "orders", request_body = ScanBody,
-    responses((status = 200, body = inline(Envelope<ScanDto>)), (status = 400)))]
+    responses((status = 200, body = Envelope<ScanDto>), (status = 400)))]
 #[post("/orders/scan")]
 pub async fn scan(
     state: web::Data<AppState>,
@@ -308,7 +308,7 @@ pub struct TableLinkQuery {
 
 /// A valid table link (sandbox only, like the SMS outbox): what staff will print later.
 #[utoipa::path(tag = "dev", params(TableLinkQuery),
-    responses((status = 200, body = inline(Envelope<TableLinkDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<TableLinkDto>), (status = 400), (status = 404)))]
 #[get("/dev/table-link")]
 pub async fn dev_table_link(
     state: web::Data<AppState>,
@@ -409,7 +409,7 @@ fn bilingual_text(value: Option<&Value>, lang: Lang) -> String {
 
 /// The customer's orders, newest first, by state (queryOrderByPage), with display labels.
 #[utoipa::path(tag = "orders", params(ListQuery),
-    responses((status = 200, body = inline(Envelope<OrderPageDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<OrderPageDto>), (status = 400), (status = 401)))]
 #[get("/orders")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -489,7 +489,7 @@ pub struct ReorderDto {
 /// each as it was configured; what cannot be ordered now is skipped and named. The app then
 /// goes to /order/submit.
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
-    responses((status = 200, body = inline(Envelope<ReorderDto>)), (status = 400), (status = 404)))]
+    responses((status = 200, body = Envelope<ReorderDto>), (status = 400), (status = 404)))]
 #[post("/orders/{orderNo}/reorder")]
 pub async fn reorder(
     state: web::Data<AppState>,

@@ -73,6 +73,7 @@ impl From<PayFailure> for ApiError {
 #[serde(rename_all = "camelCase")]
 pub struct CreatePaymentBody {
     order_no: String,
+    #[schema(value_type = actors::providers::payment::PayMethod)]
     method: String,
     /// Where the browser comes back to: a path of this site (`/order/status?…`). Default, and
     /// for anything else (an absolute URL, `//host`, a backslash, an encoded trick):
@@ -131,7 +132,7 @@ fn return_url(given: Option<&str>, order_no: &str) -> String {
 /// turns an unpaid delivery order into cash on delivery (no provider).
 #[utoipa::path(tag = "payments", request_body = CreatePaymentBody,
     params(("Idempotency-Key" = Option<String>, Header)),
-    responses((status = 200, body = inline(Envelope<PaymentCreatedDto>)), (status = 400), (status = 409)))]
+    responses((status = 200, body = Envelope<PaymentCreatedDto>), (status = 400), (status = 409)))]
 #[post("/payments")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -253,7 +254,7 @@ pub struct InProgressDto {
 }
 
 /// The user's pending payment (the pay-in-progress record), at most 30 minutes old.
-#[utoipa::path(tag = "payments", responses((status = 200, body = inline(Envelope<Option<InProgressDto>>)), (status = 401)))]
+#[utoipa::path(tag = "payments", responses((status = 200, body = Envelope<Option<InProgressDto>>), (status = 401)))]
 #[get("/payments/in-progress")]
 pub async fn in_progress(
     state: web::Data<AppState>,
@@ -358,7 +359,7 @@ fn fail_reason_text(reason: &str, lang: Lang) -> String {
 /// A payment's state; while pending the provider is asked, so the answer is never stuck
 /// waiting for a notify.
 #[utoipa::path(tag = "payments", params(("paymentId" = String, Path)),
-    responses((status = 200, body = inline(Envelope<PaymentDto>)), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<PaymentDto>), (status = 401), (status = 404)))]
 #[get("/payments/{paymentId}")]
 pub async fn status(
     state: web::Data<AppState>,

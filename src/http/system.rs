@@ -14,7 +14,7 @@ pub struct ServerTime {
 }
 
 /// The server's clock, for the app's clock sync (spec: 500 ms timeout, retried).
-#[utoipa::path(tag = "system", responses((status = 200, body = inline(super::envelope::Envelope<ServerTime>))))]
+#[utoipa::path(tag = "system", responses((status = 200, body = super::envelope::Envelope<ServerTime>)))]
 #[get("/system/time")]
 pub async fn time(state: web::Data<AppState>) -> Reply<ServerTime> {
     Reply::new(ServerTime {
@@ -33,7 +33,7 @@ pub struct PageSwitch {
 }
 
 /// Page switches; clients cache them 1 minute.
-#[utoipa::path(tag = "system", responses((status = 200, body = inline(super::envelope::Envelope<PageSwitch>))))]
+#[utoipa::path(tag = "system", responses((status = 200, body = super::envelope::Envelope<PageSwitch>)))]
 #[get("/system/page-switch")]
 pub async fn page_switch() -> Reply<PageSwitch> {
     Reply::new(PageSwitch {

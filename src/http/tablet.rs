@@ -6,7 +6,7 @@ use super::client_ip::client_ip;
 use super::context::Ctx;
 use super::credentials::{password_error, pin_throttle_error};
 use super::dto::pick;
-use super::envelope::{Envelope, Reply};
+use super::envelope::{Envelope, NoData, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
 use super::staff_session::StaffAuth;
@@ -54,7 +54,7 @@ fn wrong_pin() -> ApiError {
 /// lock that staff code for that address, and 30 for the whole store from all addresses lock
 /// the store's PIN logins (429 with the seconds left); tablets already logged in stay so.
 #[utoipa::path(tag = "tablet", request_body = TabletLoginBody,
-    responses((status = 200, body = inline(Envelope<TabletLoginDto>)), (status = 400), (status = 429)))]
+    responses((status = 200, body = Envelope<TabletLoginDto>), (status = 400), (status = 429)))]
 #[post("/tablet/login")]
 pub async fn login(
     state: web::Data<AppState>,
@@ -103,7 +103,7 @@ pub async fn login(
 
 /// Ends the tablet's session.
 #[utoipa::path(tag = "tablet",
-    responses((status = 200, body = inline(Envelope<serde_json::Value>), description = "data is null"), (status = 401)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401)))]
 #[post("/tablet/logout")]
 pub async fn logout(state: web::Data<AppState>, staff: StaffAuth) -> ApiResult<Reply<()>> {
     StaffRepo::new(state.db.clone())
@@ -138,7 +138,7 @@ pub struct QueueQuery {
 
 /// The store's live queue, oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
-    responses((status = 200, body = inline(Envelope<Vec<super::openapi_shared::TabletOrderDoc>>)), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<super::openapi_shared::TabletOrderDoc>>), (status = 401)))]
 #[get("/tablet/orders")]
 pub async fn queue(
     state: web::Data<AppState>,
@@ -243,7 +243,7 @@ async fn store_move(
 
 /// Accepts an order awaiting acceptance.
 #[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)),
-    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<TabletMoveDto>), (status = 403), (status = 409)))]
 #[post("/tablet/orders/{orderNo}/accept")]
 pub async fn accept(
     state: web::Data<AppState>,
@@ -260,7 +260,7 @@ pub struct RefuseBody {
 
 /// Refuses an order awaiting acceptance, with a reason; a paid order is refunded.
 #[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = RefuseBody,
-    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<TabletMoveDto>), (status = 403), (status = 409)))]
 #[post("/tablet/orders/{orderNo}/refuse")]
 pub async fn refuse(
     state: web::Data<AppState>,
@@ -285,7 +285,7 @@ pub struct StageBody {
 /// Moves an accepted order to its next stage (making, oven, quality check, dispatch or ready,
 /// completed).
 #[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = StageBody,
-    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<TabletMoveDto>), (status = 403), (status = 409)))]
 #[post("/tablet/orders/{orderNo}/advance")]
 pub async fn advance(
     state: web::Data<AppState>,
@@ -298,7 +298,7 @@ pub async fn advance(
 
 /// Takes back the last step, within two minutes.
 #[utoipa::path(tag = "tablet", params(("orderNo" = String, Path)), request_body = StageBody,
-    responses((status = 200, body = inline(Envelope<TabletMoveDto>)), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<TabletMoveDto>), (status = 403), (status = 409)))]
 #[post("/tablet/orders/{orderNo}/undo")]
 pub async fn undo(
     state: web::Data<AppState>,

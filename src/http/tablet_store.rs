@@ -26,6 +26,7 @@ pub struct StoreBoardDto {
     pub store_code: String,
     pub store_name: String,
     /// open, busy or closed, as customers meet the store now.
+    #[schema(value_type = actors::domain::catalog::StoreStatus)]
     pub status: String,
     pub notice: Option<String>,
     pub sold_out: Vec<String>,
@@ -60,7 +61,7 @@ fn staff_store(snapshot: &Snapshot, staff: &StaffAuth) -> ApiResult<Store> {
 
 /// The tablet's store board: status, notice, sold-out products, tablets online.
 #[utoipa::path(tag = "tablet",
-    responses((status = 200, body = inline(Envelope<StoreBoardDto>)), (status = 401)))]
+    responses((status = 200, body = Envelope<StoreBoardDto>), (status = 401)))]
 #[get("/tablet/store")]
 pub async fn get_board(
     state: web::Data<AppState>,
@@ -88,7 +89,7 @@ pub struct StatusBody {
 /// Sets the store open, busy (promises lengthen by 15 minutes) or closed (the menu says so and
 /// submit is refused), with a notice; every open app of the store hears `store:update`.
 #[utoipa::path(tag = "tablet", request_body = StatusBody,
-    responses((status = 200, body = inline(Envelope<StoreBoardDto>)), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<StoreBoardDto>), (status = 400), (status = 401)))]
 #[put("/tablet/store/status")]
 pub async fn set_status(
     state: web::Data<AppState>,
@@ -138,7 +139,7 @@ pub struct BoardProductDto {
 /// The products staff can mark sold out: everything the chain shows on menus (whatever the
 /// hour: a product can be 86ed before its lunch slot opens), by category.
 #[utoipa::path(tag = "tablet", params(ProductsQuery),
-    responses((status = 200, body = inline(Envelope<Vec<BoardProductDto>>)), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<BoardProductDto>>), (status = 401)))]
 #[get("/tablet/products")]
 pub async fn products(
     state: web::Data<AppState>,
@@ -191,7 +192,7 @@ pub struct AvailabilityBody {
 /// Marks a product sold out ("86") or back on sale at the staff's store, at once: menus show
 /// it, carts holding it show it disabled, submit refuses it (errCode -7).
 #[utoipa::path(tag = "tablet", params(("productCode" = String, Path)), request_body = AvailabilityBody,
-    responses((status = 200, body = inline(Envelope<StoreBoardDto>)), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<StoreBoardDto>), (status = 401), (status = 404)))]
 #[put("/tablet/products/{productCode}/availability")]
 pub async fn set_availability(
     state: web::Data<AppState>,
@@ -254,7 +255,7 @@ fn check_ops_token(state: &AppState, req: &HttpRequest) -> ApiResult<()> {
 /// For the chain: stores with orders waiting for acceptance and no tablet online, longest
 /// unattended first. Someone should phone them.
 #[utoipa::path(tag = "chain",
-    responses((status = 403), (status = 404), (status = 200, body = inline(Envelope<Vec<UnattendedStoreDto>>))))]
+    responses((status = 403), (status = 404), (status = 200, body = Envelope<Vec<UnattendedStoreDto>>)))]
 #[get("/chain/unattended-stores")]
 pub async fn unattended(
     state: web::Data<AppState>,

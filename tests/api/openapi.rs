@@ -95,6 +95,27 @@ async fn every_route_is_documented_and_nothing_else() {
     }
 }
 
+/// `pizza-order openapi` (what `npm run gen:api` reads) prints exactly the served document, and
+/// nothing else on stdout: no settings, database or log line needed.
+#[tokio::test]
+async fn the_openapi_command_prints_the_served_document() {
+    let app = spawn_app().await;
+    let served = document(&app).await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pizza-order"))
+        .arg("openapi")
+        // A folder without settings: the command must not need them.
+        .args(["--config-dir", "/nonexistent"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed, served);
+}
+
 /// Follows a local `$ref` once.
 fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
     match value["$ref"].as_str() {

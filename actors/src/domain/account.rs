@@ -38,6 +38,7 @@ pub const SESSION_SLIDE_STEP_MS: i64 = DAY_MS;
 pub const MAX_ADDRESSES: i64 = 20;
 
 /// What the code is for; a code sent for one scene does not work for another.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scene {

@@ -29,6 +29,7 @@ pub struct ListLine {
     pub amount: Fen,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum DiscountLevel {
@@ -167,23 +168,30 @@ impl Breakdown {
 
 /// The breakdown as the API shows it (cart, order detail, tablet): yuan, and every name in
 /// both languages, so a socket payload with no request language reads the same.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BreakdownView {
     pub lines: Vec<ListLineView>,
     pub discounts: Vec<DiscountView>,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub product_amount: Fen,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub discount_amount: Fen,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub delivery_fee: Fen,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub delivery_fee_waived: Fen,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub payable: Fen,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListLineView {
@@ -194,12 +202,15 @@ pub struct ListLineView {
     pub spec_cn: String,
     pub spec_en: String,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub unit_price: Fen,
     pub quantity: u32,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub amount: Fen,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiscountView {
@@ -209,6 +220,7 @@ pub struct DiscountView {
     pub rule_type: String,
     pub level: DiscountLevel,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub amount: Fen,
     pub line_ids: Vec<String>,
 }

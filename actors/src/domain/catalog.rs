@@ -76,6 +76,7 @@ pub struct ServiceNotice {
 }
 
 /// Whether the store takes orders. `Closed` is "temporarily closed" with `stop_store_notice`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum StoreStatus {

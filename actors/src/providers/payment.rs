@@ -67,6 +67,7 @@ pub const TRADE_NOT_EXIST: &str = "TRADE_NOT_EXIST";
 /// | `ccb` | | | | | | | | | ✓ | |
 /// | `bbc` | | | | | | | | | ✓ | |
 /// | `offline` | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ |
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PayMethod {

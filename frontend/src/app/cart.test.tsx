@@ -13,10 +13,11 @@ import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
 const menu = makeMenu({
   categories: [
-    { categoryCode: 'PIZZA', categoryName: '比萨', categoryNameEN: 'Pizzas', sort: 20, products: [makeCard()] },
+    { categoryCode: 'PIZZA', categoryName: '比萨', categoryNameCN: '比萨', categoryNameEN: 'Pizzas', sort: 20, products: [makeCard()] },
     {
       categoryCode: 'DRINK',
       categoryName: '饮品',
+      categoryNameCN: '饮品',
       categoryNameEN: 'Drinks',
       sort: 60,
       products: [

@@ -6,7 +6,7 @@ import { useCart } from '@/features/cart';
 import { makeAddress, makeCart, makeMe, makeMenu, makeOrder } from '@/test/fixtures';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
-import type { OrderSummary } from '@/types/api';
+import type { OrderSummary } from '@/lib/api/types';
 import { formatDateTime } from '@/utils/time';
 
 

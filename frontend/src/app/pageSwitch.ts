@@ -1,6 +1,6 @@
 import { useQuery } from '@/hooks/useQuery';
 import { getPageSwitch } from '@/lib/system';
-import type { PageSwitch } from '@/types/api';
+import type { PageSwitch } from '@/lib/api/types';
 
 const DEFAULTS: PageSwitch = { grayPageList: [], use1i8n: true, productSearch: true };
 

@@ -11,7 +11,7 @@ import { makeAddress, makeCart, makeMe, makeOrder } from '@/test/fixtures';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 import type * as Handoff from '@/features/payment/handoff';
-import type { PaymentCreated } from '@/types/api';
+import type { PaymentCreated } from '@/lib/api/types';
 
 // The browser leaving for the provider is recorded instead of done (jsdom cannot navigate).
 const left = vi.hoisted(() => ({ urls: [] as string[] }));
@@ -186,7 +186,7 @@ describe('/order/status and the payment', () => {
   it('customestatus=1: 支付失败 with the provider reason, and pay again creates a new payment', async () => {
     const keys: (string | undefined)[] = [];
     api({
-      'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 4, paymentType: 'online', orderTime: ASAP, seq: 2, progress: 99, payment: { paymentId: 'pay_P9', state: 'failed', method: 'unionpay_web' } }),
+      'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 4, paymentType: 'online', orderTime: ASAP, seq: 2, progress: 99, payment: { paymentId: 'pay_P9', state: 'failed', method: 'unionpay_web', amount: 93.2, refundReason: null } }),
       'GET /payments/pay_P9': () => ({ paymentId: 'pay_P9', orderNo: 'P9', state: 'failed', method: 'unionpay_web', amount: 93.2, failReason: '余额不足' }),
       'POST /payments': (_u, init) => {
         keys.push(headerOf(init, 'Idempotency-Key'));

@@ -8,7 +8,7 @@ import { lastSocket, resetFakeSockets, type Emitted, type FakeSocket } from '@/t
 import { makeMe, makeOrder } from '@/test/fixtures';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
-import type { OrderDetail, OrderStep } from '@/types/api';
+import type { OrderDetail, OrderStep } from '@/lib/api/types';
 import { formatClock } from '@/utils/time';
 
 
@@ -37,7 +37,7 @@ function paidOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     steps: steps(0),
     canCancel: true,
     viewToken: 'v'.repeat(32),
-    payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap' },
+    payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap', amount: 93.2, refundReason: null },
     history: [
       { seq: 1, state: 5, progress: 99, actor: 'customer', note: 'created', at: min(0) },
       { seq: 2, state: 6, progress: 0, actor: 'system', note: null, at: min(1) },
@@ -203,7 +203,7 @@ describe('/order/status live', () => {
   });
 
   it('in English', async () => {
-    api({ 'GET /orders/:no': () => paidOrder({ steps: undefined, progressLabel: undefined, state: 1, progress: 10, history: [{ seq: 3, state: 1, progress: 1, actor: 'store', at: min(3) }, { seq: 4, state: 1, progress: 10, actor: 'store', at: min(4) }] }) });
+    api({ 'GET /orders/:no': () => paidOrder({ steps: undefined, progressLabel: undefined, state: 1, progress: 10, history: [{ seq: 3, state: 1, progress: 1, actor: 'store', note: null, at: min(3) }, { seq: 4, state: 1, progress: 10, actor: 'store', note: null, at: min(4) }] }) });
     const { useI18n } = await import('@/lib/i18n');
     useI18n.setState({ lang: 'en' });
     renderApp('/order/status?orderNo=P1');
@@ -219,7 +219,7 @@ describe('/order/status live', () => {
       'GET /orders/:no': () => paidOrder(),
       'POST /orders/P1/cancel': () => {
         cancelled = true;
-        return paidOrder({ state: 3, stateLabel: '已取消', progress: 3, progressLabel: '已取消', seq: 3, canCancel: false, payment: { paymentId: 'pay_1', state: 'refunded', method: 'alipay_wap' } });
+        return paidOrder({ state: 3, stateLabel: '已取消', progress: 3, progressLabel: '已取消', seq: 3, canCancel: false, payment: { paymentId: 'pay_1', state: 'refunded', method: 'alipay_wap', amount: 93.2, refundReason: null } });
       },
     });
     renderApp('/order/status?orderNo=P1');
@@ -239,7 +239,7 @@ describe('/order/status live', () => {
 
   it('a refund the provider refuses (errCode 01) shows 退券失败，请联系客服 with the store phone and 我知道了', async () => {
     api({
-      'GET /orders/:no': () => paidOrder({ state: 2, stateLabel: '已取消', progress: 2, progressLabel: '已拒单', canCancel: false, payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap' } }),
+      'GET /orders/:no': () => paidOrder({ state: 2, stateLabel: '已取消', progress: 2, progressLabel: '已拒单', canCancel: false, payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap', amount: 93.2, refundReason: null } }),
       'POST /orders/P1/refund': () => ({ status: 200, body: { errCode: '01', errMsg: '退券失败，请联系客服', data: { storeTel: '021-88886666' } } }),
     });
     renderApp('/order/status?orderNo=P1');

@@ -1,6 +1,6 @@
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen } from '@/lib/money';
-import type { PriceBreakdown as Breakdown } from '@/types/api';
+import type { PriceBreakdown as Breakdown } from '@/lib/api/types';
 import { breakdownRows } from '@/utils/breakdown';
 import { Price } from './Price';
 import './PriceBreakdown.css';

@@ -1,4 +1,4 @@
-import type { PageSwitch } from '@/types/api';
+import type { PageSwitch } from '@/lib/api/types';
 import { apiGet } from './api';
 
 /** pageColorShowSwitch, cached 1 minute (spec ordering §7). */

@@ -1,4 +1,4 @@
-import type { Address, BreakdownDiscount, BreakdownLine, Cart, CartItem, City, District, Me, Menu, OrderDetail, PriceBreakdown, ProductCard, ProductDetail, RuleOption, Store } from '@/types/api';
+import type { Address, BreakdownDiscount, BreakdownLine, Cart, CartItem, City, District, Me, Menu, OrderDetail, PriceBreakdown, ProductCard, ProductDetail, RuleOption, Store } from '@/lib/api/types';
 
 export function makeStore(over: Partial<Store> = {}): Store {
   return {
@@ -21,8 +21,11 @@ export function makeStore(over: Partial<Store> = {}): Store {
     standbyTel: null,
     cityCode: '310100',
     cityName: '上海',
+    cityNameCN: '上海',
+    cityNameEN: 'Shanghai',
     districtCode: '310101',
     districtName: '黄浦区',
+    districtNameEN: 'Huangpu',
     groupCode: 'FLAGSHIP',
     deliveryTime: 30,
     estimateTime: 15,
@@ -57,6 +60,7 @@ export function makeCard(over: Partial<ProductCard> = {}): ProductCard {
     productCode: 'PZ001',
     categoryCode: 'PIZZA',
     productName: '超级至尊比萨',
+    productNameCN: '超级至尊比萨',
     productNameEN: 'Super Supreme Pizza',
     description: '八种配料',
     descriptionEN: 'Eight toppings',
@@ -79,20 +83,23 @@ export function makeMenu(over: Partial<Menu> = {}): Menu {
     orderType: 0,
     orderTime: 0,
     storeStatus: 'open',
+    businessNotice: null,
     stopStoreNotice: null,
     categories: [
-      { categoryCode: 'PIZZA', categoryName: '比萨', categoryNameEN: 'Pizzas', sort: 20, products: [makeCard()] },
+      { categoryCode: 'PIZZA', categoryName: '比萨', categoryNameCN: '比萨', categoryNameEN: 'Pizzas', sort: 20, products: [makeCard()] },
       {
         categoryCode: 'DRINK',
         categoryName: '饮品',
+        categoryNameCN: '饮品',
         categoryNameEN: 'Drinks',
         sort: 60,
         products: [makeCard({ productCode: 'DR001', categoryCode: 'DRINK', productName: '可口可乐', productType: 0, sellingPrice: 8, soldOut: true })],
       },
-      { categoryCode: 'EMPTY', categoryName: '空分类', categoryNameEN: 'Empty', sort: 70, products: [] },
+      { categoryCode: 'EMPTY', categoryName: '空分类', categoryNameCN: '空分类', categoryNameEN: 'Empty', sort: 70, products: [] },
       {
         categoryCode: 'GIFT',
         categoryName: '赠品',
+        categoryNameCN: '赠品',
         categoryNameEN: 'Gifts',
         sort: 99,
         products: [makeCard({ productCode: 'GF001', categoryCode: 'GIFT', productName: '生日蛋糕券', productType: 0, sellingPrice: 0 })],
@@ -136,9 +143,9 @@ export const cities: City[] = [
 ];
 
 export const districts: District[] = [
-  { cityCode: '310100', districtCode: '', districtName: '全部', districtNameEN: 'All' },
-  { cityCode: '310100', districtCode: '310101', districtName: '黄浦区', districtNameEN: 'Huangpu' },
-  { cityCode: '310100', districtCode: '310104', districtName: '徐汇区', districtNameEN: 'Xuhui' },
+  { cityCode: '310100', districtCode: '', districtName: '全部', districtNameCN: '全部', districtNameEN: 'All' },
+  { cityCode: '310100', districtCode: '310101', districtName: '黄浦区', districtNameCN: '黄浦区', districtNameEN: 'Huangpu' },
+  { cityCode: '310100', districtCode: '310104', districtName: '徐汇区', districtNameCN: '徐汇区', districtNameEN: 'Xuhui' },
 ];
 
 export function makeMe(over: Partial<Me> = {}): Me {
@@ -221,7 +228,7 @@ export function makeCartItem(over: Partial<CartItem> = {}): CartItem {
     ruleIds: ['R002'],
     promotionDesc: '比萨8折',
     inCarTime: 0,
-    selection: null,
+    selection: { sizeCode: null, pastryCode: null, flavorCodes: [], sauceCode: null, removedBase: [], extras: {}, combo: {} },
     ...over,
   };
 }
@@ -365,7 +372,7 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     paidAmount: 0,
     receiverName: '张三',
     receiverMobile: '138****5678',
-    address: { id: 7, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501' },
+    address: { id: 7, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501', lat: '31.235', lng: '121.475', cityName: '上海市' },
     deskNo: null,
     remark: '',
     tableware: 1,
@@ -373,6 +380,17 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     lines: cart.items,
     breakdown: cart.breakdown,
     createdAt: at - 60_000,
+    progressLabel: '',
+    rules: [],
+    history: [],
+    seq: 1,
+    eta: null,
+    steps: [],
+    canCancel: false,
+    viewToken: 'v_test',
+    payment: null,
+    payments: [],
+    comment: null,
     ...over,
   };
 }

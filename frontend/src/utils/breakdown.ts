@@ -5,7 +5,7 @@
  */
 import type { Lang } from '@/lib/i18n';
 import { toFen, type Fen } from '@/lib/money';
-import type { PriceBreakdown } from '@/types/api';
+import type { PriceBreakdown } from '@/lib/api/types';
 
 export type BreakdownRow =
   | { kind: 'line'; id: string; name: string; spec: string; unit: Fen; quantity: number; amount: Fen }

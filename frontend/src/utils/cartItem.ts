@@ -1,6 +1,6 @@
 /** How a cart or order line's options read (cart sheet, checkout, order status). */
 import type { TFunction } from '@/lib/i18n';
-import type { CartPropertyGroup } from '@/types/api';
+import type { CartPropertyGroup } from '@/lib/api/types';
 
 export interface LineOptions {
   pizzaSizeName?: string | null;

@@ -1,5 +1,5 @@
 import { pickLang, type Lang } from '@/lib/i18n';
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 
 export function storeName(store: Store, lang: Lang): string {
   return pickLang(lang, store.storeNameCN, store.storeNameEN) || store.storeName;

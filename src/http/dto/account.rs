@@ -31,7 +31,7 @@ pub struct SendCodeRequest {
     #[schema(example = "13812345678")]
     pub cell_phone: Option<String>,
     /// register, login or reset.
-    #[schema(example = "login")]
+    #[schema(example = "login", value_type = Option<actors::domain::account::Scene>)]
     pub scene: Option<String>,
 }
 
@@ -221,6 +221,14 @@ pub struct MarketingSettings {
     pub is_personalized_agree: Option<bool>,
     /// "Don't remind me again" on the notification dialog; absent keeps the current value.
     pub is_remind_again: Option<bool>,
+}
+
+/// Both marketing settings as they now stand (the answer to a change of either).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketingState {
+    pub is_personalized_agree: bool,
+    pub is_remind_again: bool,
 }
 
 #[derive(Debug, Default, Deserialize, Serialize, ToSchema)]

@@ -72,13 +72,14 @@ pub struct CartItemDto {
     #[schema(value_type = f64)]
     pub count_price_after_pe: Fen,
     pub product_disable: bool,
-    /// soldOut, offTime or expired.
+    #[schema(value_type = Option<DisableReason>)]
     pub disable_reason: Option<&'static str>,
     pub disable_msg: Option<&'static str>,
     pub rule_ids: Vec<String>,
     pub promotion_desc: Option<String>,
     pub in_car_time: i64,
-    #[schema(value_type = Object)]
+    /// What the builder chose, as the app sent it (every field present here).
+    #[schema(inline)]
     pub selection: Selection,
 }
 
@@ -111,8 +112,8 @@ pub struct RuleOptionDto {
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub saved_amount: Fen,
-    /// Why it does not apply: notEffective, notHere, noItems, belowThreshold, mutex,
-    /// itemsTaken, notBetter; null when applied.
+    /// Why it does not apply; null when applied.
+    #[schema(value_type = Option<RuleReason>)]
     pub reason: Option<&'static str>,
     /// The reason in the request language (再买¥25.60可享 …).
     pub reason_msg: Option<String>,
@@ -188,8 +189,32 @@ pub struct CartDto {
     pub available_rules: Vec<RuleOptionDto>,
     pub rule_mutex_beans: Vec<RuleMutexBeanDto>,
     /// Lines at list price, discounts as their own entries, fee, payable: adds up to the fen.
-    #[schema(value_type = Object)]
     pub breakdown: BreakdownView,
+}
+
+/// Why a line cannot be ordered now, for the OpenAPI document: the codes of [`disable_text`].
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // Names the codes; the DTO carries them as text.
+pub enum DisableReason {
+    SoldOut,
+    OffTime,
+    Expired,
+}
+
+/// Why a promotion gives nothing on this cart, for the OpenAPI document: the codes of
+/// [`left_out_text`] (docs/cart-and-checkout.md "How offers are chosen").
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // Names the codes; the DTO carries them as text.
+pub enum RuleReason {
+    NotEffective,
+    NotHere,
+    NoItems,
+    BelowThreshold,
+    Mutex,
+    ItemsTaken,
+    NotBetter,
 }
 
 /// What the cart response needs besides the priced cart.
@@ -573,4 +598,48 @@ fn properties(
         }
     }
     groups
+}
+
+#[cfg(test)]
+mod reason_codes {
+    use super::*;
+    use utoipa::PartialSchema;
+
+    fn documented<T: PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap_or_default();
+        serde_json::from_value(schema["enum"].clone()).unwrap_or_default()
+    }
+
+    /// The codes the document lists are the codes the cart sends (the app's generated types
+    /// switch on them).
+    #[test]
+    fn the_documented_reasons_are_the_codes_sent() {
+        let name = |_: &str| String::new();
+        let left_out = [
+            LeftOut::NotEffective,
+            LeftOut::NotHere,
+            LeftOut::NoItems,
+            LeftOut::BelowThreshold { gap: Fen::ZERO },
+            LeftOut::Mutex {
+                by: String::new(),
+                chosen: false,
+            },
+            LeftOut::ItemsTaken { by: String::new() },
+            LeftOut::NotBetter,
+        ];
+        let sent: Vec<&str> = left_out
+            .iter()
+            .map(|r| left_out_text(r, Lang::En, &name).0)
+            .collect();
+        assert_eq!(documented::<RuleReason>(), sent);
+        let disabled: Vec<&str> = [
+            LineStatus::SoldOut,
+            LineStatus::OffTime,
+            LineStatus::Expired,
+        ]
+        .into_iter()
+        .filter_map(|s| disable_text(s, Lang::En).map(|d| d.0))
+        .collect();
+        assert_eq!(documented::<DisableReason>(), disabled);
+    }
 }

@@ -68,6 +68,7 @@ pub struct StoreDto {
     /// The delivery polygon as [lng, lat] pairs.
     pub area_points: Vec<[f64; 2]>,
     /// open, busy or closed (temporarily, see stopStoreNotice).
+    #[schema(value_type = actors::domain::catalog::StoreStatus)]
     pub status: String,
     /// Open right now: not closed and inside its business hours (China time).
     pub is_open: bool,

@@ -7,7 +7,8 @@ import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/paymen
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
 import { currentChannel } from '@/lib/channel';
-import type { Address, OrderType, ReservationInput } from '@/types/api';
+import type { Address, ReservationInput } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 /** Orders may only start from a cart that passes the server's check (errCode -4: empty, no valid items). */
 const CART_INVALID = '-4';

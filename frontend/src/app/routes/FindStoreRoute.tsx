@@ -3,7 +3,7 @@ import { Header } from '@/components/Header';
 import { NearMePanel } from '@/features/location';
 import { StoreFinder, useCurrentStore, useStoreSelection } from '@/features/store';
 import { useT } from '@/lib/i18n';
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 
 /** /findStore: the store finder, with the location feature composed into its "near me" tab. */
 export function FindStoreRoute() {

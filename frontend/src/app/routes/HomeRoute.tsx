@@ -9,7 +9,7 @@ import { useQuery } from '@/hooks/useQuery';
 import { now } from '@/lib/clock';
 import { useLang } from '@/lib/i18n';
 import { toFen } from '@/lib/money';
-import type { OrderType } from '@/types/api';
+import type { OrderType } from '@/lib/orders';
 import { usePageSwitch } from '../pageSwitch';
 import { useScanEntry } from './scanEntry';
 

@@ -8,7 +8,8 @@ import { CartBar, cartToast, useCart } from '@/features/cart';
 import { MenuPage } from '@/features/menu';
 import { useCurrentStore, useStoreLive, useStoreSelection } from '@/features/store';
 import { useT } from '@/lib/i18n';
-import type { OrderType, ProductCard } from '@/types/api';
+import type { ProductCard } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 import { usePageSwitch } from '../pageSwitch';
 import { useScanEntry } from './scanEntry';
 

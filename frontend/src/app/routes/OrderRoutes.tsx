@@ -16,7 +16,8 @@ import {
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { currentChannel } from '@/lib/channel';
 import { useLang, useT } from '@/lib/i18n';
-import type { OrderDetail, OrderType, PayMethod } from '@/types/api';
+import type { OrderDetail, PayMethod } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 import { storeName } from '@/utils/storeDisplay';
 
 const PENDING = ['created', 'pending'];

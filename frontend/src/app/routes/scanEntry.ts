@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { showToast } from '@/components/Toast';
 import { getStore, useStoreSelection } from '@/features/store';
-import type { ScanInput } from '@/types/api';
+import type { ScanInput } from '@/lib/api/types';
 
 const SCAN_PARAMS = ['storeName', 'storeCode', 'deskNo', 'sign'] as const;
 

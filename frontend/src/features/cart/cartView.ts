@@ -4,7 +4,7 @@
  */
 import type { MessageKey, TFunction } from '@/lib/i18n';
 import { formatFen, toFen, type Fen } from '@/lib/money';
-import type { Cart, CartItem, DisableReason, RuleOption } from '@/types/api';
+import type { Cart, CartItem, DisableReason, RuleOption } from '@/lib/api/types';
 
 export interface DisabledGroup {
   reason: DisableReason;

@@ -4,7 +4,8 @@
  * the Idempotency-Key of an attempt.
  */
 import { uuid } from '@/lib/uuid';
-import type { Address, Cart, OrderSubmit, PaymentType } from '@/types/api';
+import type { Address, Cart, OrderSubmit } from '@/lib/api/types';
+import type { PaymentType } from '@/lib/orders';
 
 /** The server accepts up to 100 characters (actors domain/remark.rs). */
 export const REMARK_MAX = 100;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '@/test/fixtures';
-import type { MenuCategory, ProductCard } from '@/types/api';
+import type { MenuCategory, ProductCard } from '@/lib/api/types';
 import { withLiveSoldOut, withLiveStatus } from './live';
 
 const product = (productCode: string, soldOut = false) => ({ productCode, soldOut }) as ProductCard;
-const menu: MenuCategory[] = [{ categoryCode: 'C1', categoryName: '饮品', categoryNameEN: 'Drinks', sort: 1, products: [product('DR001'), product('DR002', true)] }];
+const menu: MenuCategory[] = [{ categoryCode: 'C1', categoryName: '饮品', categoryNameCN: '饮品', categoryNameEN: 'Drinks', sort: 1, products: [product('DR001'), product('DR002', true)] }];
 const update = (status: string, notice: string | null, soldOut: string[]) => ({ storeCode: 'SH001', status, notice, soldOut });
 
 describe('the menu under the store live state', () => {

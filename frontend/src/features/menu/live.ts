@@ -4,7 +4,7 @@
  * status and notice are the staff's. Pure; the page passes the latest update, or null.
  */
 import type { StoreUpdateEvent } from '@/lib/socket';
-import type { MenuCategory, Store, StoreStatus } from '@/types/api';
+import type { MenuCategory, Store, StoreStatus } from '@/lib/api/types';
 
 export function withLiveSoldOut(categories: MenuCategory[], live: StoreUpdateEvent | null): MenuCategory[] {
   if (!live) return categories;

@@ -7,10 +7,10 @@ describe('refunds', () => {
       { paymentId: 'P1', state: 'refunded', method: 'alipay_wap', amount: 85.2, refundReason: '重复支付' },
       { paymentId: 'P2', state: 'paid', method: 'wechat_h5', amount: 85.2, refundReason: null },
       { paymentId: 'P3', state: 'refunding', method: 'alipay_wap', amount: 85.2, refundReason: '重复支付' },
-      { paymentId: 'P4', state: 'closed', method: 'alipay_wap' },
+      { paymentId: 'P4', state: 'closed', method: 'alipay_wap', amount: 93.2, refundReason: null },
     ];
     expect(refundedAttempts({ payments }).map((p) => p.paymentId)).toEqual(['P1', 'P3']);
-    expect(refundedAttempts({})).toEqual([]);
+    expect(refundedAttempts({ payments: [] })).toEqual([]);
     const [first, , third] = payments;
     expect(first && refundStateKey(first)).toBe('order.refunds.refunded');
     expect(third && refundStateKey(third)).toBe('order.refunds.refunding');

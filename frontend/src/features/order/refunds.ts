@@ -1,5 +1,5 @@
 import type { MessageKey } from '@/lib/i18n';
-import type { OrderDetail, OrderPaymentRef } from '@/types/api';
+import type { OrderDetail, OrderPaymentRef } from '@/lib/api/types';
 
 /**
  * The order's attempts whose money goes back (a duplicate payment, a cancelled or refused
@@ -7,7 +7,7 @@ import type { OrderDetail, OrderPaymentRef } from '@/types/api';
  * the second charge returns.
  */
 export function refundedAttempts(order: Pick<OrderDetail, 'payments'>): OrderPaymentRef[] {
-  return (order.payments ?? []).filter((p) => p.state === 'refunded' || p.state === 'refunding');
+  return order.payments.filter((p) => p.state === 'refunded' || p.state === 'refunding');
 }
 
 /** `refunding`: owed, the server retries until the provider makes it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderProgressEvent } from '@/lib/socket';
 import { makeOrder } from '@/test/fixtures';
-import type { OrderDetail, OrderStep } from '@/types/api';
+import type { OrderDetail, OrderStep } from '@/lib/api/types';
 import { translate } from '@/lib/i18n';
 import { stepLabelKey } from './labels';
 import {
@@ -105,12 +105,12 @@ describe('steps', () => {
       {
         orderType: 1,
         progress: 20,
-        steps: undefined,
+        steps: [],
         history: [
-          { seq: 3, state: 1, progress: 10, actor: 'store', at: min(5) },
-          { seq: 1, state: 6, progress: 0, actor: 'system', at: min(0) },
-          { seq: 2, state: 1, progress: 1, actor: 'store', at: min(2) },
-          { seq: 4, state: 1, progress: 20, actor: 'store', at: min(8) },
+          { seq: 3, state: 1, progress: 10, actor: 'store', note: null, at: min(5) },
+          { seq: 1, state: 6, progress: 0, actor: 'system', note: null, at: min(0) },
+          { seq: 2, state: 1, progress: 1, actor: 'store', note: null, at: min(2) },
+          { seq: 4, state: 1, progress: 20, actor: 'store', note: null, at: min(8) },
         ],
       },
       zh.step,
@@ -134,7 +134,7 @@ describe('steps', () => {
 describe('applyProgress', () => {
   it('moves state, progress, label, ETA and seq, and closes the cancel window once accepted', () => {
     const next = applyProgress(paid({ stateLabel: '已支付' }), { ...ev(3, 1), eta: min(35) }, zh.step, zh.progress);
-    expect(next).toMatchObject({ state: 1, progress: 1, progressLabel: '已接单', seq: 3, eta: min(35), canCancel: false, stateLabel: undefined });
+    expect(next).toMatchObject({ state: 1, progress: 1, progressLabel: '已接单', seq: 3, eta: min(35), canCancel: false, stateLabel: '' });
     expect(summary(next.steps ?? [])).toBe('1* 10- 20- 30- 40- 50-');
     expect(next.steps?.[0]?.at).toBe(min(3));
     expect(next.history?.at(-1)).toMatchObject({ seq: 3, state: 1, progress: 1 });
@@ -178,7 +178,7 @@ describe('the tracker', () => {
     let s = onProgress(start(), ev(6, 30), zh).state;
     s = onProgress(s, ev(7, 40), zh).state;
     // The snapshot says seq 5 (oven): 6 and 7 follow it.
-    const snap = paid({ state: 1, progress: 20, seq: 5, steps: undefined, history: [{ seq: 3, state: 1, progress: 1, actor: 'store', at: min(3) }, { seq: 4, state: 1, progress: 10, actor: 'store', at: min(4) }, { seq: 5, state: 1, progress: 20, actor: 'store', at: min(5) }] });
+    const snap = paid({ state: 1, progress: 20, seq: 5, steps: undefined, history: [{ seq: 3, state: 1, progress: 1, actor: 'store', note: null, at: min(3) }, { seq: 4, state: 1, progress: 10, actor: 'store', note: null, at: min(4) }, { seq: 5, state: 1, progress: 20, actor: 'store', note: null, at: min(5) }] });
     const r = onSnapshot(s, snap, zh);
     expect(r.resync).toBe(false);
     expect(r.state.order).toMatchObject({ seq: 7, progress: 40, progressLabel: '配送中' });

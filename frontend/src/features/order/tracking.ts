@@ -6,7 +6,7 @@
  * steps are a fixed line, so a step can never show twice or out of order.
  */
 import type { OrderProgressEvent } from '@/lib/socket';
-import type { OrderDetail, OrderHistoryEntry, OrderStep } from '@/types/api';
+import type { OrderDetail, OrderHistoryEntry, OrderStep } from '@/lib/api/types';
 
 /** The tracker's progress codes, in order. 4 is the spec's other "in production" code (read as 10). */
 export const STEP_CODES = [1, 10, 20, 30, 40, 50] as const;
@@ -91,8 +91,8 @@ export function applyProgress(order: OrderDetail, ev: OrderProgressEvent, label:
   return {
     ...order,
     state,
-    // The server's label named the previous state: the app's own label takes over.
-    stateLabel: state === order.state ? order.stateLabel : undefined,
+    // The server's label named the previous state: the app's own label takes over (empty).
+    stateLabel: state === order.state ? order.stateLabel : '',
     progress,
     progressLabel: progressLabelOf(steps, progress, fallback),
     steps,

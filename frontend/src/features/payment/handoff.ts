@@ -4,7 +4,7 @@
  * itself (set into the page, then `form.submit()`); app methods answer `payInfo` / `tn` for the
  * native SDK, which a browser cannot run: the page shows them. `offline` answers nothing.
  */
-import type { PaymentCreated } from '@/types/api';
+import type { PaymentCreated } from '@/lib/api/types';
 
 export type Handoff =
   | { kind: 'url'; url: string }

@@ -19,7 +19,7 @@
  * | offline | every channel |
  */
 import { CHANNEL } from '@/lib/channel';
-import type { PayMethod } from '@/types/api';
+import type { PayMethod } from '@/lib/api/types';
 
 const { wap, web, android, ios, wechat, alipay, mealVoucher, carrier, bank, harmony } = CHANNEL;
 const among =

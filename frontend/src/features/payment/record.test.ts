@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClockOffset } from '@/lib/clock';
 import { storage } from '@/lib/storage';
-import type { PaymentCreated } from '@/types/api';
+import type { PaymentCreated } from '@/lib/api/types';
 import {
   PAY_RECORD_KEY,
   PAY_RECORD_TTL_MS,

@@ -6,7 +6,7 @@
  */
 import { serverNow } from '@/lib/clock';
 import { storage } from '@/lib/storage';
-import type { PaymentCreated, PaymentInProgress } from '@/types/api';
+import type { PaymentCreated, PaymentInProgress } from '@/lib/api/types';
 
 export const PAY_RECORD_KEY = 'pay:inProgress';
 /** Spec ordering §9: pay-in-progress record 30 min. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductDetail } from '@/types/api';
+import type { ProductDetail } from '@/lib/api/types';
 import {
   choiceKey,
   defaultSelection,
@@ -15,6 +15,7 @@ function product(over: Partial<ProductDetail>): ProductDetail {
     productCode: 'P1',
     categoryCode: 'C1',
     productName: '超级至尊',
+    productNameCN: '超级至尊',
     productNameEN: 'Super Supreme',
     description: '',
     descriptionEN: '',
@@ -37,7 +38,7 @@ function product(over: Partial<ProductDetail>): ProductDetail {
     additionalIngredientList: [],
     comboRounds: [],
     styleOption: null,
-    detailPageShowNum: null,
+    detailPageShowNum: { size: 0, pastry: 0, sauces: 0, spec1: 0, spec2: 0 },
     effectiveRule: null,
     ...over,
   };

@@ -11,7 +11,7 @@
  *  - everything × quantity (at least minSale)
  */
 import { toFen, type Fen } from '@/lib/money';
-import type { ComboChoice, FlavorOption, Ingredient, PastryOption, ProductDetail, SizeOption } from '@/types/api';
+import type { ComboChoice, FlavorOption, Ingredient, PastryOption, ProductDetail, SizeOption } from '@/lib/api/types';
 
 export const PRODUCT_TYPE = { SINGLE: 0, PIZZA: 1, COMBO: 2, JUICE: 7, TWO_FLAVOUR: 9 } as const;
 

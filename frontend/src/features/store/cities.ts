@@ -1,4 +1,4 @@
-import type { City } from '@/types/api';
+import type { City } from '@/lib/api/types';
 
 export interface CityGroup {
   letter: string;

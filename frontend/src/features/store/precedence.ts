@@ -1,4 +1,4 @@
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 
 export const VIRTUAL_STORE_CODE = '88888';
 

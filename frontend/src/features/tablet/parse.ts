@@ -2,7 +2,7 @@
  * Socket payloads are typed `unknown` by lib/socket: these read them defensively, so a malformed
  * event is dropped instead of putting a broken card on the board.
  */
-import type { BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/types/api';
+import type { BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/lib/api/types';
 import { STORE_STATUSES, type InvoiceRequest, type KitchenComboPart, type KitchenExtra, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletHistoryPage, type TabletOrder } from './types';
 
 type Obj = Record<string, unknown>;

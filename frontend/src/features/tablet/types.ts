@@ -2,7 +2,7 @@
  * The tablet's side of the server contract (docs/payments-and-orders.md "Tablet"). Kept in the
  * feature: nothing else in the app reads staff data.
  */
-import type { PriceBreakdown } from '@/types/api';
+import type { PriceBreakdown } from '@/lib/api/types';
 
 /** An extra topping and how many of it. */
 export interface KitchenExtra {

@@ -1,5 +1,5 @@
 import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
-import type { LoginReply, MarketingSettings, Me, PrivacyState, SentCode, SmsScene } from '@/types/api';
+import type { LoginReply, MarketingSettings, MarketingState, Me, PrivacyState, SentCode, SmsScene } from '@/lib/api/types';
 
 export function sendSmsCode(cellPhone: string, scene: SmsScene): Promise<SentCode> {
   return apiPost<SentCode>('/auth/sms-code', { cellPhone, scene });
@@ -53,6 +53,6 @@ export function decidePrivacy(decision: 'agree' | 'refuse'): Promise<PrivacyStat
   return apiPost<PrivacyState>('/me/privacy', { decision });
 }
 
-export function updateMarketing(settings: Partial<MarketingSettings>): Promise<MarketingSettings> {
-  return apiPatch<MarketingSettings>('/me/marketing', settings);
+export function updateMarketing(settings: MarketingSettings): Promise<MarketingState> {
+  return apiPatch<MarketingState>('/me/marketing', settings);
 }

@@ -1,6 +1,6 @@
 import { FormField } from '@/components/FormField';
 import { useT } from '@/lib/i18n';
-import type { SmsScene } from '@/types/api';
+import type { SmsScene } from '@/lib/api/types';
 import { SendCodeButton } from './SendCodeButton';
 
 interface PhoneFieldProps {

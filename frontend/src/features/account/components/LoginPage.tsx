@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '@/components/FormField';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
-import type { LoginReply } from '@/types/api';
+import type { LoginReply } from '@/lib/api/types';
 import { loginByPassword, loginBySms } from '../api/account';
 import { useAccount } from '../store/session';
 import { setPrivacyRefused } from '../store/consent';

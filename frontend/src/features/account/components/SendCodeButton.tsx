@@ -3,7 +3,7 @@ import { showToast } from '@/components/Toast';
 import { useCountdown } from '@/hooks/useCountdown';
 import { ERR, isApiError, retryAfterSeconds } from '@/lib/api';
 import { useT } from '@/lib/i18n';
-import type { SmsScene } from '@/types/api';
+import type { SmsScene } from '@/lib/api/types';
 import { sendSmsCode } from '../api/account';
 import { checkPhone } from '../validation';
 import { SERVER_TOAST_MS, splitServerError } from './formErrors';

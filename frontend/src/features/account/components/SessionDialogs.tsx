@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Dialog } from '@/components/Dialog';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
-import type { Me } from '@/types/api';
+import type { Me } from '@/lib/api/types';
 import { decidePrivacy, getMe, updateMarketing } from '../api/account';
 import { marketingShown, privacyRefused, setMarketingShown, setPrivacyRefused } from '../store/consent';
 import { useAccount } from '../store/session';

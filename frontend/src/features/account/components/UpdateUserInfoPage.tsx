@@ -6,7 +6,7 @@ import { Loading } from '@/components/Loading';
 import { showToast } from '@/components/Toast';
 import { now } from '@/lib/clock';
 import { useT } from '@/lib/i18n';
-import type { Me } from '@/types/api';
+import type { Me } from '@/lib/api/types';
 import { updateMe } from '../api/account';
 import { useAccount } from '../store/session';
 import { MIN_BIRTHDAY, NAME_MAX, checkBirthday, checkEmail, checkGender, checkName, collect } from '../validation';

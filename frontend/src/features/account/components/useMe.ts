@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@/hooks/useQuery';
-import type { Me } from '@/types/api';
+import type { Me } from '@/lib/api/types';
 import { getMe } from '../api/account';
 import { useAccount } from '../store/session';
 

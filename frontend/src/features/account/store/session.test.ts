@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { makeMe } from '@/test/fixtures';
-import type { LoginReply } from '@/types/api';
+import type { LoginReply } from '@/lib/api/types';
 import { rememberRedirect, takeRedirect, REDIRECT_TTL_S } from './redirect';
 import { resetAccount, useAccount } from './session';
 

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { ERR } from '@/lib/api';
 import { storage } from '@/lib/storage';
-import type { LoginReply, Me } from '@/types/api';
+import type { LoginReply, Me } from '@/lib/api/types';
 
 const KEY = 'account:session';
 /** A 407 clears local storage (spec §8); the chosen language is a device setting and stays. */

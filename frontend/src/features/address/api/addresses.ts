@@ -1,5 +1,5 @@
 import { apiDelete, apiGet, apiPost, apiPut } from '@/lib/api';
-import type { Address, AddressInput, SmartRead } from '@/types/api';
+import type { Address, AddressInput, SmartRead } from '@/lib/api/types';
 
 export function listAddresses(signal?: AbortSignal): Promise<Address[]> {
   return apiGet<Address[]>('/addresses', { signal });

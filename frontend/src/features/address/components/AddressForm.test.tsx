@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearApiCache } from '@/lib/api';
 import { makeAddress } from '@/test/fixtures';
 import { mockApi } from '@/test/mockApi';
-import type { Poi } from '@/types/api';
+import type { Poi } from '@/lib/api/types';
 import { validateAddress } from '../validation';
 import { AddressForm } from './AddressForm';
 

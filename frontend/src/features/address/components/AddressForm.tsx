@@ -8,7 +8,7 @@ import { useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { fieldErrors, isApiError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
-import type { Address, AddressInput, Poi } from '@/types/api';
+import type { Address, AddressInput, Poi } from '@/lib/api/types';
 import { createAddress, getAddress, smartRead, updateAddress } from '../api/addresses';
 import { CONTACT_MAX, HOUSE_MAX, validateAddress } from '../validation';
 import './Address.css';

@@ -7,7 +7,7 @@ import { Loading } from '@/components/Loading';
 import { showToast } from '@/components/Toast';
 import { useQuery } from '@/hooks/useQuery';
 import { useT } from '@/lib/i18n';
-import type { Address } from '@/types/api';
+import type { Address } from '@/lib/api/types';
 import { deleteAddress, listAddresses, setDefaultAddress } from '../api/addresses';
 import { useSelectedAddress } from '../store/selected';
 import './Address.css';

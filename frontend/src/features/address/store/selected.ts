@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import { storage } from '@/lib/storage';
-import type { Address } from '@/types/api';
+import type { Address } from '@/lib/api/types';
 
 const KEY = 'address:selected';
 

@@ -1,15 +1,6 @@
 import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
-import type {
-  Cart,
-  CartEdit,
-  CartItemInput,
-  CartPageType,
-  CartVerifyReply,
-  OrderType,
-  ReservationInput,
-  ScanInput,
-  ScanReply,
-} from '@/types/api';
+import type { Cart, CartEdit, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 /** `storeCode` moves the cart to that store (the server re-checks every item). */
 export function getCart(pageName: string, storeCode?: string | null, signal?: AbortSignal): Promise<Cart> {

@@ -3,7 +3,7 @@ import { Price } from '@/components/Price';
 import { Stepper } from '@/components/Stepper';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { Cart, CartItem } from '@/types/api';
+import type { Cart, CartItem } from '@/lib/api/types';
 import { itemOptions } from '@/utils/cartItem';
 import { disabledGroups } from '../cartView';
 import { useCart } from '../store/cart';

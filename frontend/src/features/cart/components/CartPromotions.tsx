@@ -1,7 +1,7 @@
 import { TicketIcon } from '@/components/Icons';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { Cart } from '@/types/api';
+import type { Cart } from '@/lib/api/types';
 import { ruleChoices, ruleGaps, ruleReasonText } from '../cartView';
 import { useCart } from '../store/cart';
 import { cartToast } from './cartToast';

@@ -16,7 +16,8 @@
 import { create } from 'zustand';
 import { forgetCartToken, isApiError, setCartToken } from '@/lib/api';
 import { onResync, subscribe } from '@/lib/socket';
-import type { Cart, CartItemInput, CartPageType, CartVerifyReply, OrderType, ReservationInput, ScanInput, ScanReply } from '@/types/api';
+import type { Cart, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 import * as api from '../api/cart';
 
 export type CartStatus = 'idle' | 'loading' | 'ready' | 'error';

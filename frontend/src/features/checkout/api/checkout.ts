@@ -1,5 +1,6 @@
 import { apiGet, apiPost } from '@/lib/api';
-import type { OrderSubmit, OrderSubmitReply, OrderType, ReservationSlots } from '@/types/api';
+import type { OrderSubmit, OrderSubmitReply, ReservationSlots } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 const SUBMIT_TIMEOUT_MS = 20_000;
 

@@ -4,7 +4,7 @@ import { ChevronRightIcon, ClockIcon } from '@/components/Icons';
 import { useQuery } from '@/hooks/useQuery';
 import { now } from '@/lib/clock';
 import { useLang, useT } from '@/lib/i18n';
-import type { OrderType } from '@/types/api';
+import type { OrderType } from '@/lib/orders';
 import { formatClock, formatDayTime } from '@/utils/time';
 import { getReservationSlots } from '../api/checkout';
 

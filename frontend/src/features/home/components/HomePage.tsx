@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Price } from '@/components/Price';
 import { BagIcon, ChevronRightIcon, MenuIcon, ScooterIcon, SearchIcon, StoreIcon, UserIcon } from '@/components/Icons';
 import { useLang, useT, type Lang } from '@/lib/i18n';
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { NAV_ITEMS, type NavItem } from '../nav';
 import { Carousel, type Slide } from './Carousel';

@@ -1,5 +1,5 @@
 import { apiGet } from '@/lib/api';
-import type { LocationInfo, PlacePage, Poi } from '@/types/api';
+import type { LocationInfo, PlacePage, Poi } from '@/lib/api/types';
 
 /** Cache lifetimes of spec ordering §9. */
 const IP_POINT_MS = 18_000_000;

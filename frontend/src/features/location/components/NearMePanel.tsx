@@ -3,7 +3,7 @@ import { PinIcon, SearchIcon, CloseIcon } from '@/components/Icons';
 import { useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT } from '@/lib/i18n';
-import type { LngLat, LocationInfo, Poi } from '@/types/api';
+import type { LngLat, LocationInfo, Poi } from '@/lib/api/types';
 import { getInputTips } from '../api/geo';
 import { locationErrorKey } from '../geolocation';
 import { useLocation } from '../store/location';

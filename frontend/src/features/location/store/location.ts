@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { isApiError } from '@/lib/api';
 import { storage } from '@/lib/storage';
-import type { LocationInfo } from '@/types/api';
+import type { LocationInfo } from '@/lib/api/types';
 import { getIpLocation, reverseGeocode } from '../api/geo';
 import { getBrowserPosition, LOCATION_ERROR, LocationError, queryPermission, type LocationErrorCode } from '../geolocation';
 

@@ -1,5 +1,6 @@
 import { apiGet } from '@/lib/api';
-import type { Menu, MenuCategory, OrderType } from '@/types/api';
+import type { Menu, MenuCategory } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 const PRODUCT_TIMEOUT_MS = 10_000;
 

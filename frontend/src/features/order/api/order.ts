@@ -1,6 +1,7 @@
 import { apiGet, apiPost } from '@/lib/api';
 import { emitWithAck } from '@/lib/socket';
-import type { OrderDetail, OrderListFilter, OrderPage, ReorderReply } from '@/types/api';
+import type { OrderDetail, OrderPage, ReorderReply } from '@/lib/api/types';
+import type { OrderListFilter } from '@/lib/orders';
 
 /** Spec ordering §9: order list (and detail) 20 s. */
 const ORDER_TIMEOUT_MS = 20_000;

@@ -6,7 +6,7 @@ import { Loading } from '@/components/Loading';
 import { showToast } from '@/components/Toast';
 import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT } from '@/lib/i18n';
-import type { OrderDetail } from '@/types/api';
+import type { OrderDetail } from '@/lib/api/types';
 import { commentOrder, getOrder } from '../api/order';
 import { COMMENT_MAX, commentProblem, textLength } from '../comment';
 import { Stars } from './Stars';

@@ -4,7 +4,7 @@ import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { now } from '@/lib/clock';
 import { pickLang, useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { OrderDetail } from '@/types/api';
+import type { OrderDetail } from '@/lib/api/types';
 import { itemOptions } from '@/utils/cartItem';
 import { formatDateTime, formatDayTime } from '@/utils/time';
 

@@ -3,7 +3,7 @@ import { Header } from '@/components/Header';
 import { Loading } from '@/components/Loading';
 import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
-import type { OrderDetail, OrderHistoryEntry } from '@/types/api';
+import type { OrderDetail, OrderHistoryEntry } from '@/lib/api/types';
 import { formatYuan } from '@/lib/money';
 import { formatDateTime } from '@/utils/time';
 import { getOrder } from '../api/order';

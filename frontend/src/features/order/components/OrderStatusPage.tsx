@@ -6,7 +6,7 @@ import { Loading } from '@/components/Loading';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { OrderDetail } from '@/types/api';
+import type { OrderDetail } from '@/lib/api/types';
 import { cancelOrder, refundOrder } from '../api/order';
 import { useOrderTracker } from '../hooks/useOrderTracker';
 import { isCancelledState, isClosedState, isUnpaidState, orderStateLabel, orderStateTone } from '../labels';

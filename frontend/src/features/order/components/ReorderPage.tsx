@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Header } from '@/components/Header';
 import { Loading } from '@/components/Loading';
 import { useT } from '@/lib/i18n';
-import type { ReorderReply } from '@/types/api';
+import type { ReorderReply } from '@/lib/api/types';
 import { getOrder, reorder } from '../api/order';
 import './Order.css';
 

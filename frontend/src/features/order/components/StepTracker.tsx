@@ -2,7 +2,7 @@ import { CheckIcon } from '@/components/Icons';
 import { useCountdown } from '@/lib/clock';
 import { useT } from '@/lib/i18n';
 import { useSocketStatus } from '@/lib/socket';
-import type { OrderStep } from '@/types/api';
+import type { OrderStep } from '@/lib/api/types';
 import { formatClock } from '@/utils/time';
 
 /** The six steps with the time each was reached. */

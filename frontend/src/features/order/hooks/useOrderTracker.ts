@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getLang, translate, useLang } from '@/lib/i18n';
 import { emit, isSocketConnected, onResync, peekSocket, subscribe } from '@/lib/socket';
-import type { OrderDetail } from '@/types/api';
+import type { OrderDetail } from '@/lib/api/types';
 import { getOrder, watchOrder } from '../api/order';
 import { stepLabelKey } from '../labels';
 import { EMPTY_TRACKER, onProgress, onSnapshot, type Labels, type TrackerState } from '../tracking';

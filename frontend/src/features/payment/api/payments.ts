@@ -1,5 +1,5 @@
 import { apiGet, apiPost } from '@/lib/api';
-import type { CreatePaymentInput, PaymentCreated, PaymentInfo, PaymentInProgress } from '@/types/api';
+import type { CreatePaymentInput, PaymentCreated, PaymentInfo, PaymentInProgress } from '@/lib/api/types';
 
 const PAY_TIMEOUT_MS = 20_000;
 

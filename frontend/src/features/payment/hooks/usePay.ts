@@ -4,7 +4,7 @@ import { isApiError } from '@/lib/api';
 import { serverNow } from '@/lib/clock';
 import { useT } from '@/lib/i18n';
 import { uuid } from '@/lib/uuid';
-import type { PayMethod, PaymentCreated } from '@/types/api';
+import type { PayMethod, PaymentCreated } from '@/lib/api/types';
 import { createPayment } from '../api/payments';
 import { handoffOf, performHandoff } from '../handoff';
 import { statusPath } from '../paths';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import { subscribe } from '@/lib/socket';
-import type { PaymentInfo } from '@/types/api';
+import type { PaymentInfo } from '@/lib/api/types';
 import { getPayment } from '../api/payments';
 import { clearPayRecord } from '../record';
 import { PAY_ERROR_TOAST_MS } from './usePay';

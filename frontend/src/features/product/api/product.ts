@@ -1,5 +1,6 @@
 import { apiGet } from '@/lib/api';
-import type { OrderType, ProductDetail } from '@/types/api';
+import type { ProductDetail } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 const PRODUCT_TIMEOUT_MS = 10_000;
 

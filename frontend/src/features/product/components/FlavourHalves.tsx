@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useT } from '@/lib/i18n';
-import type { FlavorOption } from '@/types/api';
+import type { FlavorOption } from '@/lib/api/types';
 
 export interface FlavourHalvesProps {
   left: FlavorOption | undefined;

@@ -10,7 +10,8 @@ import { useQuery } from '@/hooks/useQuery';
 import { now } from '@/lib/clock';
 import { useLang, useT, type Lang, type TFunction } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { FlavorOption, OrderType, ProductDetail, StyleGroup } from '@/types/api';
+import type { FlavorOption, ProductDetail, StyleGroup } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 import { getProduct, productImages } from '../api/product';
 import {
   choiceKey,

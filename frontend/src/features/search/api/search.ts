@@ -1,5 +1,5 @@
 import { apiGet } from '@/lib/api';
-import type { ProductCard } from '@/types/api';
+import type { ProductCard } from '@/lib/api/types';
 
 const PRODUCT_TIMEOUT_MS = 10_000;
 

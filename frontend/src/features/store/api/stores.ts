@@ -1,5 +1,5 @@
 import { ApiError, ERR, apiGet, isApiError } from '@/lib/api';
-import type { City, District, LngLat, Store } from '@/types/api';
+import type { City, District, LngLat, Store } from '@/lib/api/types';
 
 /** Cache lifetimes of spec ordering §9. */
 const CITY_LIST_MS = 10_800_000;

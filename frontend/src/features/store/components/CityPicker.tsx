@@ -3,7 +3,7 @@ import { Loading } from '@/components/Loading';
 import { Empty } from '@/components/Empty';
 import { useQuery } from '@/hooks/useQuery';
 import { pickLang, useLang, useT } from '@/lib/i18n';
-import type { City } from '@/types/api';
+import type { City } from '@/lib/api/types';
 import { getCities } from '../api/stores';
 import { groupCities } from '../cities';
 import './CityPicker.css';

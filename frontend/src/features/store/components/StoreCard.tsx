@@ -2,7 +2,7 @@ import { Price } from '@/components/Price';
 import { ClockIcon, PhoneIcon, PinIcon } from '@/components/Icons';
 import { useLang, useT } from '@/lib/i18n';
 import { toFen } from '@/lib/money';
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 import { storeAddress, storeName, storeState } from '@/utils/storeDisplay';
 import './StoreCard.css';
 

@@ -6,7 +6,7 @@ import { SearchIcon, CloseIcon } from '@/components/Icons';
 import { useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { pickLang, useLang, useT, type MessageKey } from '@/lib/i18n';
-import type { City, LngLat, Store } from '@/types/api';
+import type { City, LngLat, Store } from '@/lib/api/types';
 import { getDistricts, getNearbyStores, getStoresByPoint, searchStores } from '../api/stores';
 import { useStoreSelection } from '../store/selection';
 import { CityPicker } from './CityPicker';

@@ -4,7 +4,7 @@ import { useQuery } from '@/hooks/useQuery';
 import { ERR, isApiError } from '@/lib/api';
 import { now } from '@/lib/clock';
 import { useLang } from '@/lib/i18n';
-import type { Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
 import { getDefaultStore, getStore } from '../api/stores';
 import { isSavable, resolveCurrentStore, type StoreSource } from '../precedence';
 import { useStoreSelection } from '../store/selection';

@@ -5,7 +5,8 @@
 import { create } from 'zustand';
 import { now } from '@/lib/clock';
 import { storage } from '@/lib/storage';
-import type { OrderType, Store } from '@/types/api';
+import type { Store } from '@/lib/api/types';
+import type { OrderType } from '@/lib/orders';
 
 /** A verified table QR link (spec ordering §3 scan-order info), valid until `expiresAt`. */
 export interface ScanInfo {
