@@ -164,7 +164,8 @@ mod tests {
             v.iter().map(|(n, v)| (n.to_string(), *v)).collect()
         };
         // (database's list, orders to read)
-        let cases: [(&[(&str, i64)], &[&str]); 5] = [
+        type Case<'a> = (&'a [(&'a str, i64)], &'a [&'a str]);
+        let cases: [Case; 5] = [
             (&[("A", 2), ("B", 3)], &[]),
             (&[("A", 2), ("B", 4)], &["B"]),
             (&[("A", 2), ("B", 3), ("C", 2)], &["C"]),
