@@ -145,8 +145,6 @@ pub async fn queue(
     staff: StaffAuth,
     query: web::Query<QueueQuery>,
 ) -> ApiResult<Reply<Vec<TabletOrder>>> {
-    let repo = state.orders.repo();
-    let mut states = vec![s::PAID, s::CASH_ON_DELIVERY, s::ACCEPTED];
     let today = match query.scope.as_deref().unwrap_or("active") {
         "active" => false,
         "today" => true,
@@ -157,27 +155,46 @@ pub async fn queue(
             ))
         }
     };
+    // The live queue from the store's actor (checked against the database's versions).
+    let mut list: Vec<(i64, i64, TabletOrder)> = state
+        .stores
+        .queue(staff.store_code())
+        .await?
+        .into_iter()
+        .map(|e| (e.created_at, e.id, e.card))
+        .collect();
     if today {
-        states.extend([s::COMPLETED, s::REFUSED_BY_STORE, s::CANCELLED_BY_CUSTOMER]);
+        list.extend(closed_today(&state, staff.store_code()).await?);
+        list.sort_by_key(|(created_at, id, _)| (*created_at, *id));
     }
+    Ok(Reply::new(
+        list.into_iter().map(|(_, _, card)| card).collect(),
+    ))
+}
+
+/// Today's (China day) closed orders that had reached the store, with their queue order.
+async fn closed_today(
+    state: &AppState,
+    store_code: &str,
+) -> ApiResult<Vec<(i64, i64, TabletOrder)>> {
+    let repo = state.orders.repo();
+    let states = [s::COMPLETED, s::REFUSED_BY_STORE, s::CANCELLED_BY_CUSTOMER];
     let start_of_day = start_of_china_day(state.clock.now_ms());
     let mut list = Vec::new();
-    for order_no in repo.store_queue(staff.store_code(), &states).await? {
+    for order_no in repo.store_queue(store_code, &states).await? {
         let (Some(row), history) = (repo.find(&order_no).await?, repo.history(&order_no).await?)
         else {
             continue;
         };
-        // An order awaiting acceptance is there because it reached the store; closed ones only today.
-        let closed = actors::domain::order_machine::is_closed(row.state);
-        if closed && row.updated_at < start_of_day {
+        // Closed ones only today, and only those that had reached the store.
+        if row.updated_at < start_of_day
+            || actors::orders::view::reached_store_at(&history).is_none()
+        {
             continue;
         }
-        if closed && actors::orders::view::reached_store_at(&history).is_none() {
-            continue;
-        }
-        list.push(tablet_order(&row, &history));
+        list.push((row.created_at, row.id, tablet_order(&row, &history)));
     }
-    Ok(Reply::new(list))
+    Ok(list)
 }
 
 #[derive(Debug, Serialize, ToSchema)]

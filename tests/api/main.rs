@@ -20,6 +20,7 @@ mod openapi;
 mod payment_model;
 mod payment_sessions;
 mod payments;
+mod queue_nodes;
 mod races;
 mod reconcile;
 mod security;

@@ -356,6 +356,28 @@ impl OrderRepo {
         .await?;
         rows.iter().map(|r| Ok(r.try_get("order_no")?)).collect()
     }
+
+    /// [`store_queue`](Self::store_queue) with each order's write version: what a StoreActor
+    /// checks its queue in memory against (one indexed read; only orders that moved are read).
+    pub async fn store_queue_versions(
+        &self,
+        store_code: &str,
+        states: &[u8],
+    ) -> Result<Vec<(String, i64)>, DbError> {
+        // States are a handful of small integers: inlined as literals, never user text.
+        let list: Vec<String> = states.iter().map(|v| v.to_string()).collect();
+        let rows = sqlx::query(&format!(
+            "SELECT order_no, version FROM orders WHERE store_code = $1 AND state IN ({}) \
+             ORDER BY created_at, id",
+            list.join(", ")
+        ))
+        .bind(store_code)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("order_no")?, r.try_get("version")?)))
+            .collect()
+    }
 }
 
 impl OrderRepo {

@@ -1,26 +1,34 @@
 //! One store's actor: the only writer of its board on this node. It runs one message at a
 //! time (an atomic response holds the mailbox until the message's writes are done), so the
 //! board it lends out moves forward one whole change at a time, and it stops when nobody has
-//! read or changed the store for a while.
+//! read or changed the store for a while. It also holds the store's live queue, the orders
+//! its tablets list (see `queue.rs` for why a read of it is exact on every node).
 
 use super::cell::{stale, BoardCell};
+use super::queue::{is_active, merge, to_read, LiveQueue, QueueEntry, ACTIVE};
 use crate::bus::{Bus, Event};
 use crate::clock::Clock;
+use crate::db::orders::OrderRepo;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::DbError;
 use crate::domain::catalog::{Store, StoreStatus};
 use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
 use actix::prelude::*;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 pub struct StoreActor {
     store_code: String,
     repo: StoreBoardRepo,
+    orders: OrderRepo,
     bus: Arc<dyn Bus>,
     peers: Option<Arc<dyn Bus>>,
     clock: Clock,
     cell: Arc<BoardCell>,
+    /// Written only by this actor's messages, one at a time; the lock is never held across
+    /// an await (it is there so a message's future can own a handle to it).
+    queue: Arc<Mutex<LiveQueue>>,
     idle: Duration,
     last_used: Instant,
 }
@@ -28,19 +36,21 @@ pub struct StoreActor {
 impl StoreActor {
     pub fn new(
         store_code: String,
-        repo: StoreBoardRepo,
+        (repo, orders): (StoreBoardRepo, OrderRepo),
         (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
         clock: Clock,
-        cell: Arc<BoardCell>,
+        (cell, queue): (Arc<BoardCell>, Arc<Mutex<LiveQueue>>),
         idle: Duration,
     ) -> StoreActor {
         StoreActor {
             store_code,
             repo,
+            orders,
             bus,
             peers,
             clock,
             cell,
+            queue,
             idle,
             last_used: Instant::now(),
         }
@@ -56,10 +66,12 @@ impl StoreActor {
         Job {
             store_code: self.store_code.clone(),
             repo: self.repo.clone(),
+            orders: self.orders.clone(),
             bus: self.bus.clone(),
             peers: self.peers.clone(),
             clock: self.clock.clone(),
             cell: self.cell.clone(),
+            queue: self.queue.clone(),
         }
     }
 }
@@ -83,13 +95,52 @@ impl Actor for StoreActor {
 struct Job {
     store_code: String,
     repo: StoreBoardRepo,
+    orders: OrderRepo,
     bus: Arc<dyn Bus>,
     peers: Option<Arc<dyn Bus>>,
     clock: Clock,
     cell: Arc<BoardCell>,
+    queue: Arc<Mutex<LiveQueue>>,
 }
 
 impl Job {
+    fn queue(&self) -> MutexGuard<'_, LiveQueue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An order's card as stored now; None when the order is gone.
+    async fn read_order(&self, order_no: &str) -> Result<Option<(QueueEntry, bool)>, DbError> {
+        let Some(row) = self.orders.find(order_no).await? else {
+            return Ok(None);
+        };
+        let history = self.orders.history(order_no).await?;
+        let listed = row.store_code == self.store_code && is_active(row.state);
+        Ok(Some((QueueEntry::new(&row, &history), listed)))
+    }
+
+    /// The queue checked against the database's list of active orders and their versions;
+    /// only the orders new or moved since the queue was held are read (all of them the
+    /// first time).
+    async fn checked_queue(&self) -> Result<Vec<QueueEntry>, DbError> {
+        let current = self
+            .orders
+            .store_queue_versions(&self.store_code, &ACTIVE)
+            .await?;
+        let stale = to_read(self.queue().entries(), &current);
+        let mut fresh = HashMap::with_capacity(stale.len());
+        for order_no in stale {
+            // An order that moved again between the list and its read is shown as read (newer
+            // than the list, as the route always showed it); the next check drops it if it left.
+            if let Some((entry, _)) = self.read_order(&order_no).await? {
+                fresh.insert(order_no, entry);
+            }
+        }
+        let mut queue = self.queue();
+        let entries = merge(queue.entries(), &current, fresh);
+        queue.replace(entries.clone());
+        Ok(entries)
+    }
+
     async fn reload(&self) -> Result<Arc<Board>, DbError> {
         let now = self.clock.now_ms();
         let board = self.repo.load(&self.store_code).await?;
@@ -242,6 +293,58 @@ impl Handler<SetSoldOut> for StoreActor {
                 }
                 tracing::info!(store = %job.store_code, product = %code, sold_out = msg.sold_out, "sold-out toggled");
                 job.apply_and_announce(&msg.store).await
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+/// The store's live queue for its tablets, oldest first: checked against the database's
+/// versions, so it is exact whichever node moved its orders (see `queue.rs`). The first one
+/// loads the queue.
+#[derive(Message)]
+#[rtype(result = "Result<Vec<QueueEntry>, DbError>")]
+pub struct Queue;
+
+impl Handler<Queue> for StoreActor {
+    type Result = AtomicResponse<Self, Result<Vec<QueueEntry>, DbError>>;
+
+    fn handle(&mut self, _: Queue, _: &mut Context<Self>) -> Self::Result {
+        let job = self.used();
+        AtomicResponse::new(Box::pin(
+            async move { job.checked_queue().await }.into_actor(self),
+        ))
+    }
+}
+
+/// An order of this store moved on this node (the bus's tablet event): its card is read back
+/// and listed, moved or dropped, so the next tablet read has nothing to fetch. A queue no
+/// tablet has read yet is left unloaded.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct OrderMoved {
+    pub order_no: String,
+}
+
+impl Handler<OrderMoved> for StoreActor {
+    type Result = AtomicResponse<Self, ()>;
+
+    fn handle(&mut self, msg: OrderMoved, _: &mut Context<Self>) -> Self::Result {
+        // Not a use: orders keep moving in a store whose tablets are all closed.
+        let job = self.job();
+        AtomicResponse::new(Box::pin(
+            async move {
+                if !job.queue().loaded {
+                    return;
+                }
+                match job.read_order(&msg.order_no).await {
+                    Ok(Some((entry, listed))) => job.queue().apply(entry, listed),
+                    Ok(None) => {}
+                    // The next tablet read finds the version moved and reads it then.
+                    Err(e) => {
+                        tracing::warn!(error = %e, store = %job.store_code, order_no = %msg.order_no, "queue not updated")
+                    }
+                }
             }
             .into_actor(self),
         ))

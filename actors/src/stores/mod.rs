@@ -20,29 +20,40 @@
 //!   the bus delivers its invalidation (milliseconds with Redis), and in any case once the
 //!   board is older than [`MAX_AGE_MS`] (a lost invalidation, or nodes without a shared bus),
 //!   when the next read checks the version before answering.
+//!
+//! The actor also holds the store's live queue, the orders its tablets list: loaded by the
+//! first tablet read, kept current by this node's order transitions (the bus's tablet events),
+//! and checked on every tablet read against the database's versions of the store's active
+//! orders, so an order paid or moved on another node is listed by the next read anywhere
+//! (`queue.rs`).
 
 mod actor;
 pub mod cell;
 pub mod presence;
+pub mod queue;
+#[cfg(test)]
+mod queue_tests;
 #[cfg(test)]
 mod tests;
 
-pub use actor::{Invalidate, Refresh, SetSoldOut, SetStatus, StoreActor};
+pub use actor::{Invalidate, OrderMoved, Queue, Refresh, SetSoldOut, SetStatus, StoreActor};
 pub use cell::MAX_AGE_MS;
 
 use crate::bus::{Bus, Event};
 use crate::catalogue::CatalogueService;
 use crate::clock::Clock;
+use crate::db::orders::OrderRepo;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::{Db, DbError};
 use crate::domain::catalog::{Store, StoreStatus};
 use crate::domain::store_board::{effective_store, Board, SoldOutItem, StoreLive};
 use actix::{Actor, Addr, ArbiterHandle};
 use cell::BoardCell;
+use queue::QueueEntry;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
 use std::time::{Duration, Instant};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{error::RecvError, Receiver};
 
 /// A store nobody read or changed on this node for this long stops its actor.
 pub const IDLE: Duration = Duration::from_secs(300);
@@ -59,10 +70,12 @@ pub enum BoardFailure {
 struct Handle {
     addr: Addr<StoreActor>,
     cell: Arc<BoardCell>,
+    queue: Arc<Mutex<queue::LiveQueue>>,
 }
 
 pub struct StoreBoards {
     repo: StoreBoardRepo,
+    orders: OrderRepo,
     bus: Arc<dyn Bus>,
     peers: Option<Arc<dyn Bus>>,
     clock: Clock,
@@ -82,9 +95,12 @@ impl StoreBoards {
         arbiter: ArbiterHandle,
         idle: Duration,
     ) -> Arc<StoreBoards> {
-        let mut events = peers.as_ref().unwrap_or(&bus).subscribe();
+        let events = peers.as_ref().unwrap_or(&bus).subscribe();
+        // Order transitions are published on this node's bus only: with peers, listen to both.
+        let local = peers.as_ref().map(|_| bus.subscribe());
         let boards = Arc::new(StoreBoards {
-            repo: StoreBoardRepo::new(db),
+            repo: StoreBoardRepo::new(db.clone()),
+            orders: OrderRepo::new(db),
             bus,
             peers,
             clock,
@@ -93,28 +109,23 @@ impl StoreBoards {
             epoch: Instant::now(),
             actors: RwLock::new(HashMap::new()),
         });
-        let weak = Arc::downgrade(&boards);
-        arbiter.spawn(async move {
-            loop {
-                let event = events.recv().await;
-                let Some(boards) = weak.upgrade() else { break };
-                match event {
-                    Ok(Event::StoreUpdate {
-                        store_code,
-                        version,
-                        ..
-                    }) => boards.invalidate(&store_code, version),
-                    Ok(_) => {}
-                    Err(RecvError::Lagged(lost)) => {
-                        // Which stores changed is lost with the events: check them all.
-                        tracing::warn!(lost, "store boards missed bus events; reloading");
-                        boards.invalidate_all();
-                    }
-                    Err(RecvError::Closed) => break,
-                }
-            }
-        });
+        arbiter.spawn(listen(Arc::downgrade(&boards), events, true));
+        if let Some(local) = local {
+            arbiter.spawn(listen(Arc::downgrade(&boards), local, false));
+        }
         boards
+    }
+
+    /// The store's live queue for its tablets, oldest first, exact as of this call (see
+    /// `queue.rs`); the first call on this node loads it.
+    pub async fn queue(&self, store_code: &str) -> Result<Vec<QueueEntry>, BoardFailure> {
+        for _ in 0..2 {
+            match self.handle(store_code).addr.send(Queue).await {
+                Ok(entries) => return Ok(entries?),
+                Err(_) => self.forget(store_code),
+            }
+        }
+        Err(BoardFailure::Unavailable)
     }
 
     /// The store's live state, from memory (see the module doc for how fresh).
@@ -236,6 +247,20 @@ impl StoreBoards {
             .count()
     }
 
+    /// The queue the store's actor holds now, unchecked: (order number, version) in order;
+    /// None when no actor runs or no tablet read it yet. For tests.
+    pub fn held_queue(&self, store_code: &str) -> Option<Vec<(String, i64)>> {
+        let handle = self.read_actors().get(store_code)?.clone();
+        let queue = handle.queue.lock().unwrap_or_else(|p| p.into_inner());
+        queue.loaded.then(|| {
+            queue
+                .entries()
+                .iter()
+                .map(|e| (e.order_no.clone(), e.version))
+                .collect()
+        })
+    }
+
     /// The board, from memory when it was checked less than `max_age_ms` ago; else after the
     /// actor checked the database's version (activation included).
     async fn board(&self, store_code: &str, max_age_ms: i64) -> Result<Arc<Board>, BoardFailure> {
@@ -277,6 +302,13 @@ impl StoreBoards {
         }
     }
 
+    /// An order of the store moved on this node: its actor, if one runs here, updates its queue.
+    fn order_moved(&self, store_code: &str, order_no: String) {
+        if let Some(handle) = self.read_actors().get(store_code) {
+            handle.addr.do_send(OrderMoved { order_no });
+        }
+    }
+
     fn invalidate_all(&self) {
         for handle in self.read_actors().values() {
             handle.addr.do_send(Invalidate { version: i64::MAX });
@@ -304,16 +336,17 @@ impl StoreBoards {
 
     fn spawn(&self, store_code: &str) -> Handle {
         let cell = Arc::new(BoardCell::new(self.epoch));
+        let queue = Arc::default();
         let actor = StoreActor::new(
             store_code.to_string(),
-            self.repo.clone(),
+            (self.repo.clone(), self.orders.clone()),
             (self.bus.clone(), self.peers.clone()),
             self.clock.clone(),
-            cell.clone(),
+            (cell.clone(), Arc::clone(&queue)),
             self.idle,
         );
         let addr = StoreActor::start_in_arbiter(&self.arbiter, |_| actor);
-        Handle { addr, cell }
+        Handle { addr, cell, queue }
     }
 
     fn forget(&self, store_code: &str) {
@@ -329,6 +362,43 @@ impl StoreBoards {
 
     fn write_actors(&self) -> RwLockWriteGuard<'_, HashMap<String, Handle>> {
         self.actors.write().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Feeds bus events to the registry until it is dropped: `boards_too` for the stream that carries
+/// board changes (peers, or the one bus), the others carry only this node's order moves.
+async fn listen(weak: Weak<StoreBoards>, mut events: Receiver<Event>, boards_too: bool) {
+    loop {
+        let event = events.recv().await;
+        let Some(boards) = weak.upgrade() else { break };
+        match event {
+            Ok(Event::StoreUpdate {
+                store_code,
+                version,
+                ..
+            }) if boards_too => boards.invalidate(&store_code, version),
+            Ok(Event::TabletOrder {
+                store_code, order, ..
+            }) => {
+                if let Some(order_no) = order.get("orderNo").and_then(|n| n.as_str()) {
+                    boards.order_moved(&store_code, order_no.to_string());
+                }
+            }
+            Ok(_) => {}
+            Err(RecvError::Lagged(lost)) if boards_too => {
+                // Which stores changed is lost with the events: check them all.
+                tracing::warn!(lost, "store boards missed bus events; reloading");
+                boards.invalidate_all();
+            }
+            // Queues are checked against the database at every tablet read anyway.
+            Err(RecvError::Lagged(lost)) => {
+                tracing::warn!(
+                    lost,
+                    "store queues missed order moves; the next reads catch up"
+                )
+            }
+            Err(RecvError::Closed) => break,
+        }
     }
 }
 

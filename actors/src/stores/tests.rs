@@ -7,14 +7,14 @@ use crate::bus::LocalBus;
 use crate::domain::catalog::virtual_store;
 use std::path::PathBuf;
 
-struct Node {
-    boards: Arc<StoreBoards>,
-    bus: Arc<LocalBus>,
+pub(super) struct Node {
+    pub(super) boards: Arc<StoreBoards>,
+    pub(super) bus: Arc<LocalBus>,
 }
 
-struct Deployment {
-    db: Db,
-    clock: Clock,
+pub(super) struct Deployment {
+    pub(super) db: Db,
+    pub(super) clock: Clock,
     dir: PathBuf,
 }
 
@@ -24,7 +24,7 @@ impl Drop for Deployment {
     }
 }
 
-async fn deployment() -> Deployment {
+pub(super) async fn deployment() -> Deployment {
     let dir = std::env::temp_dir().join(format!("store-actor-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.join("pizza.db").display());
@@ -39,7 +39,7 @@ async fn deployment() -> Deployment {
 
 impl Deployment {
     /// A node with its own bus, and `peers` between nodes (None: as nodes without Redis).
-    fn node(&self, peers: Option<Arc<LocalBus>>, idle: Duration) -> Node {
+    pub(super) fn node(&self, peers: Option<Arc<LocalBus>>, idle: Duration) -> Node {
         let bus = Arc::new(LocalBus::new());
         let arbiter = crate::actor_thread::start().unwrap();
         Node {
@@ -61,7 +61,7 @@ fn store(code: &str) -> Store {
     s
 }
 
-async fn until(what: &str, mut done: impl FnMut() -> bool) {
+pub(super) async fn until(what: &str, mut done: impl FnMut() -> bool) {
     for _ in 0..200 {
         if done() {
             return;
