@@ -104,8 +104,9 @@ test-e2e: build-frontend
 fmt:
 	$(CARGO) fmt --all
 
-# The real-time benchmark: Rust Socket.IO server vs the official socket.io 4.8 server vs the
-# floor (the sends alone), same client harness (examples/bench_harness.rs; tests/bench/).
+# The real-time fanout benchmark: `pizza-order serve` with Redis (events published into Redis as
+# another node does) vs the official socket.io 4.8 server vs the floor (the sends alone), same
+# client harness (examples/bench_harness/; tests/bench/). Needs Redis (BENCH_REDIS_URL).
 # BENCH_SIZES="1000 10000" and BENCH_REPEAT=3 (medians) by default; BENCH_NET=veth (root) puts
 # the harness on a host of its own (a network namespace), BENCH_NET=rfs receives each packet on
 # its reader's core. Not part of `make test`.

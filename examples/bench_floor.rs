@@ -1,8 +1,10 @@
 //! The floor of the real-time benchmark (`make bench-realtime`, `tests/bench/run.sh`): the same
-//! protocol as `bench_server.rs` and `tests/bench/node-server.mjs`, just enough of Engine.IO and
+//! events as `pizza-order serve` and `tests/bench/node-server.mjs`, just enough of Engine.IO and
 //! Socket.IO for the harness, and nothing a real server needs (no sessions, no heartbeat, no
-//! acks of its own, no recovery, no checks). A `tick` is encoded once and its frame handed to
-//! each member socket of the room with one non-blocking `send`.
+//! acks of its own, no recovery, no checks). On the harness's `publish` command (see
+//! `bench_common`) each event (`order:progress`, `store:update`, shaped as the product's) is
+//! encoded once and its frame handed to each member socket of the room with one non-blocking
+//! `send`.
 //!
 //! For the inbound benchmark (`BENCH_MODE=inbound`) it answers the product's customer events
 //! the same way, with nothing behind them: `time:sync` (ack `{clientTime, serverTime}`),
@@ -20,7 +22,7 @@
 #[path = "bench_common/mod.rs"]
 mod common;
 
-use common::{parse_publish, publish};
+use common::{parse_publish, product_event, publish};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -133,26 +135,6 @@ impl Conn {
             return;
         };
         match args.first().and_then(Value::as_str) {
-            Some("join") => {
-                let rooms: Vec<String> = args
-                    .get(1)
-                    .and_then(Value::as_array)
-                    .map(|list| {
-                        list.iter()
-                            .filter_map(|r| r.as_str().map(str::to_owned))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                ROOMS.with(|all| {
-                    let mut all = all.borrow_mut();
-                    for room in &rooms {
-                        all.entry(room.clone()).or_default().push(self.clone());
-                    }
-                });
-                let count = rooms.len();
-                self.rooms.borrow_mut().extend(rooms);
-                self.ack(id, json!(count));
-            }
             Some("publish") => {
                 let Some(job) = parse_publish(&args[1..]) else {
                     self.ack(id, json!({"error": "bad publish"}));
@@ -160,8 +142,9 @@ impl Conn {
                 };
                 let conn = self.clone();
                 tokio::task::spawn_local(async move {
-                    let result = publish(job, |room, tick| {
-                        let frame = text_frame(&format!("42{}", json!(["tick", tick])));
+                    let result = publish(job, |room, seq, sent_at, pad| {
+                        let (event, payload) = product_event(room, seq, sent_at, pad);
+                        let frame = text_frame(&format!("42{}", json!([event, payload])));
                         ROOMS.with(|all| {
                             for member in all.borrow().get(room).into_iter().flatten() {
                                 member.send(&frame);

@@ -1,6 +1,16 @@
-//! What the benchmark's Rust servers (`bench_server`, the crate's Socket.IO server, and
-//! `bench_floor`, sends and nothing else) share: the `publish` command and its schedule, so
-//! that both emit the same events at the same instants. See `bench_server.rs` for the protocol.
+//! What the fanout benchmark's publishers share: the `publish` command of the floor
+//! (`bench_floor`) and its schedule, which the harness also follows when it publishes into
+//! Redis as another node of `pizza-order serve` would (`bench_harness/publisher.rs`), and the
+//! events themselves, shaped as the product's gateway emits them (`src/realtime/gateway/routing.rs`):
+//!
+//! - room `order:<orderNo>` gets `order:progress {orderNo, progress, state, at, eta, seq}`, `seq`
+//!   counting the order's events from 0;
+//! - room `store:<storeCode>` gets `store:update {storeCode, status, notice, soldOut}`, whose
+//!   notice is `"<seq> <sentAt> <pad>"`: the store's event count, the wall clock in ms (µs
+//!   resolution) just before the emit, and `payloadSize` bytes of padding.
+//!
+//! Where the publisher is the server itself (the floor, Node), `at` is that same sentAt (a float:
+//! the product's is whole ms, so the harness keeps its own table of when it published).
 
 use serde_json::{json, Value};
 use std::future::Future;
@@ -68,9 +78,32 @@ impl Pacer {
     }
 }
 
-/// Runs a publish job: `emit(room, tick)` for `count` rounds over the rooms, `rate_hz` events
-/// a second in all (0: all at once). Returns the ack's `{emitted, tookMs, maxLateMs}`.
-pub async fn publish(job: Publish, mut emit: impl FnMut(&str, Value)) -> Value {
+/// The notice of a benchmark `store:update`: its seq, when it was sent and the padding.
+pub fn store_notice(seq: u64, sent_at: f64, pad: &str) -> String {
+    format!("{seq} {sent_at:.3} {pad}")
+}
+
+/// The event and payload `room` gets for event `seq`, as the product's gateway shapes them.
+pub fn product_event(room: &str, seq: u64, sent_at: f64, pad: &str) -> (&'static str, Value) {
+    match room.strip_prefix("order:") {
+        Some(order_no) => (
+            "order:progress",
+            json!({"orderNo": order_no, "progress": 20, "state": 6, "at": sent_at, "eta": null, "seq": seq}),
+        ),
+        None => (
+            "store:update",
+            json!({
+                "storeCode": room.strip_prefix("store:").unwrap_or(room), "status": "open",
+                "notice": store_notice(seq, sent_at, pad), "soldOut": [],
+            }),
+        ),
+    }
+}
+
+/// Runs a publish job: `emit(room, seq, sentAt, pad)` for `count` rounds over the rooms,
+/// `rate_hz` events a second in all (0: all at once). Returns the ack's
+/// `{emitted, tookMs, maxLateMs}`.
+pub async fn publish(job: Publish, mut emit: impl FnMut(&str, u64, f64, &str)) -> Value {
     let pad = "x".repeat(job.payload_size);
     let started = Instant::now();
     let mut emitted: u64 = 0;
@@ -83,10 +116,7 @@ pub async fn publish(job: Publish, mut emit: impl FnMut(&str, Value)) -> Value {
                 pacer.wait(due(emitted + 1)).await;
                 max_late = max_late.max(Instant::now().saturating_duration_since(due(emitted)));
             }
-            emit(
-                room,
-                json!({"room": room, "seq": seq, "sentAt": now_ms(), "pad": pad}),
-            );
+            emit(room, seq, now_ms(), &pad);
             emitted += 1;
         }
     }

@@ -30,6 +30,9 @@ pub struct Stats {
     pub received: u64,
     pub reordered: u64,
     pub last_received: f64,
+    /// When the harness published each order's events (orderNo -> seq -> ms), when it is the
+    /// publisher (`--redis-url`).
+    pub sent: HashMap<String, HashMap<u64, f64>>,
 }
 
 thread_local! {
@@ -45,15 +48,53 @@ pub fn reset_stats() {
         s.received = 0;
         s.reordered = 0;
         s.last_received = 0.0;
+        s.sent.clear();
     });
 }
 
+/// A delivered EVENT: `[name, payload]`, and the offset after them when the server has
+/// connection state recovery on (the product).
 #[derive(Deserialize)]
-struct Tick<'a> {
-    room: &'a str,
-    seq: u64,
-    #[serde(rename = "sentAt")]
-    sent_at: f64,
+struct Delivered<'a>(
+    &'a str,
+    #[serde(borrow)] Payload<'a>,
+    #[serde(default)]
+    #[allow(dead_code)] // read only to be allowed
+    Option<serde::de::IgnoredAny>,
+);
+
+/// What the harness reads of `order:progress` and `store:update` (bench_common/mod.rs).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Payload<'a> {
+    #[serde(borrow)]
+    order_no: Option<&'a str>,
+    #[serde(borrow)]
+    store_code: Option<&'a str>,
+    seq: Option<u64>,
+    at: Option<f64>,
+    #[serde(borrow)]
+    notice: Option<&'a str>,
+}
+
+impl Payload<'_> {
+    /// (room key, seq, sentAt): for an order, `at` unless the harness published the event
+    /// itself (then when it did: the product's `at` is whole milliseconds).
+    fn reading(&self, stats: &Stats) -> Option<(&str, u64, f64)> {
+        if let Some(order_no) = self.order_no {
+            let seq = self.seq?;
+            let sent = stats
+                .sent
+                .get(order_no)
+                .and_then(|by_seq| by_seq.get(&seq).copied())
+                .or(self.at)?;
+            return Some((order_no, seq, sent));
+        }
+        let mut words = self.notice?.split(' ');
+        let seq = words.next()?.parse().ok()?;
+        let sent = words.next()?.parse().ok()?;
+        Some((self.store_code?, seq, sent))
+    }
 }
 
 /// The ack of `time:sync`: the client's own time comes back.
@@ -71,7 +112,7 @@ pub struct Client {
     /// The rooms whose deliveries it checks for order (fanout).
     rooms: Vec<String>,
     /// Events emitted (each with an ack) once connected, before the client counts as ready:
-    /// `join` for the benchmark's own servers; `order:watch`, `store:watch` for the product.
+    /// `order:watch`, `store:watch` (fanout).
     joins: Vec<(String, Value)>,
     /// (phase, last seq) per room of `rooms`.
     last: RefCell<Vec<(u32, u64)>>,
@@ -113,8 +154,7 @@ pub async fn write_all(stream: &TcpStream, mut bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether an ack says yes: the product's answers carry `errCode` ("00" is success); the
-/// benchmark servers' `join` answers a number.
+/// Whether an ack says yes: the product's answers carry `errCode` ("00" is success).
 pub fn ack_ok(ack: &Value) -> bool {
     match ack.get(0).and_then(|a| a.get("errCode")) {
         Some(code) => code == "00",
@@ -198,26 +238,35 @@ impl Client {
 
     fn on_event(&self, data: &str) {
         let at = now_ms();
-        let Ok((event, tick)) = serde_json::from_str::<(&str, Tick)>(data) else {
+        let Ok(Delivered(event, payload, _)) = serde_json::from_str::<Delivered>(data) else {
             return;
         };
-        if event != "tick" {
-            return;
-        }
+        let kind = match event {
+            "order:progress" => "order:",
+            "store:update" => "store:",
+            _ => return,
+        };
         STATS.with(|stats| {
             let mut stats = stats.borrow_mut();
+            let Some((key, seq, sent_at)) = payload.reading(&stats) else {
+                return;
+            };
             stats.received += 1;
             stats.last_received = at;
-            stats.latencies.push(at - tick.sent_at);
-            let Some(k) = self.rooms.iter().position(|r| r == tick.room) else {
+            stats.latencies.push(at - sent_at);
+            let Some(k) = self
+                .rooms
+                .iter()
+                .position(|r| r.strip_prefix(kind) == Some(key))
+            else {
                 return;
             };
             let mut last = self.last.borrow_mut();
-            let (phase, seq) = last[k];
-            if phase == stats.phase && tick.seq <= seq {
+            let (phase, last_seq) = last[k];
+            if phase == stats.phase && seq <= last_seq {
                 stats.reordered += 1;
             }
-            last[k] = (stats.phase, tick.seq);
+            last[k] = (stats.phase, seq);
         });
     }
 

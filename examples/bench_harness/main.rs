@@ -18,25 +18,36 @@
 //! `time:sync` and the servers answer; see inbound.rs. The default, `--mode fanout`:
 //!
 //! Phases:
-//!   1. idle: server VmRSS before connecting and after N sockets are connected, each having
-//!      joined `order:<i % R>` and `store:<i % S>` -> bytes per socket;
-//!   2. fixed rate: the server publishes RATE events/s for SECONDS s, round-robin over the S
-//!      store rooms and the order rooms 0..S-1;
-//!   3. burst: the server publishes BURST events to each store room at once.
+//!   1. idle: server VmRSS before connecting and after N sockets are connected, socket i having
+//!      followed order `<order-prefix><i % R, 8 digits>` with `order:watch` (its view token
+//!      an HMAC under `--table-secret`, as the product signs them) and store `BS<i % S, 3
+//!      digits>` with `store:watch`, as the app's order and menu pages do -> bytes per socket;
+//!   2. fixed rate: RATE events/s for SECONDS s, round-robin over the S store rooms and the
+//!      order rooms 0..S-1: `store:update` and `order:progress`, shaped as the product's;
+//!   3. burst: BURST `store:update`s to each store room at once.
+//!
+//! Who publishes: with `--redis-url` (the product, `pizza-order serve` with Redis), the harness
+//! itself, as another node of the product (publisher.rs); otherwise the server, on the harness's
+//! `publish` command (the floor, Node; bench_common/mod.rs).
 //!
 //! For 2 and 3: delivery latency (receive time - sentAt, both the wall clock of this
 //! machine), lost (expected - received), reordered (seq not increasing per socket per room)
 //! and the server's CPU time (all its threads, /proc/<pid>/task/*/schedstat) from the publish
-//! command until the last delivery -> deliveries per CPU-second. The JSON written to --out is
-//! what tests/bench/report.mjs reads.
+//! until the last delivery -> deliveries per CPU-second. The JSON written to --out is what
+//! tests/bench/report.mjs reads.
 
 mod client;
+#[allow(dead_code)] // the floor's `publish` command is parsed by the floor only
+#[path = "../bench_common/mod.rs"]
+mod common;
 mod inbound;
+mod publisher;
 
 use client::{now_ms, open, reset_stats, Client, STATS};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::future::Future;
 use std::net::Ipv4Addr;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -72,6 +83,8 @@ struct Options {
     out: Option<String>,
     connect_timeout: Duration,
     inbound: inbound::InboundOptions,
+    /// The product's Redis and key prefix: the harness publishes there (publisher.rs).
+    redis: Option<(String, String)>,
 }
 
 fn options() -> Result<Options, String> {
@@ -124,8 +137,13 @@ fn options() -> Result<Options, String> {
         table_secret: get("table-secret"),
         watch_window: num("watch-window", get("watch-window"), 256)?,
     };
+    let redis = get("redis-url").map(|url| {
+        let prefix = get("redis-prefix").unwrap_or_else(|| "pizza:".into());
+        (url, prefix)
+    });
     Ok(Options {
         mode,
+        redis,
         inbound,
         port: num("port", get("port"), 3100)?,
         host,
@@ -195,10 +213,19 @@ fn core_times() -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// The benchmark's k-th store: any code will do, `store:watch` only names a room.
+fn store_code(k: usize) -> String {
+    format!("BS{k:03}")
+}
+
+fn order_of(opts: &Options, i: usize) -> String {
+    inbound::order_no(&opts.inbound.order_prefix, i % opts.orders)
+}
+
 fn rooms_of(opts: &Options, i: usize) -> Vec<String> {
     vec![
-        format!("order:{}", i % opts.orders),
-        format!("store:{}", i % opts.stores),
+        format!("order:{}", order_of(opts, i)),
+        format!("store:{}", store_code(i % opts.stores)),
     ]
 }
 
@@ -210,11 +237,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Publishes and waits for every expected delivery (or for the timeout, or 5 s of silence).
+/// `publish` answers `[{emitted, tookMs, maxLateMs}]`.
 async fn phase(
     opts: &Options,
     name: &str,
-    control: &Client,
-    spec: Value,
+    publish: impl Future<Output = Option<Value>>,
     expected: u64,
     timeout: Duration,
 ) -> Value {
@@ -226,7 +253,7 @@ async fn phase(
     let harness0 = cpu_seconds("self");
     let cores0 = core_times();
     let t0 = now_ms();
-    let ack = tokio::time::timeout(timeout, control.emit_with_ack("publish", spec))
+    let ack = tokio::time::timeout(timeout, publish)
         .await
         .ok()
         .flatten()
@@ -361,13 +388,45 @@ async fn fanout(
     opts: Rc<Options>,
     result: &mut serde_json::Map<String, Value>,
 ) -> Result<(), String> {
+    let secret = opts
+        .inbound
+        .table_secret
+        .clone()
+        .ok_or("fanout needs --table-secret (order:watch takes a view token)")?;
+    let other_node = match &opts.redis {
+        Some((url, prefix)) => Some(publisher::OtherNode::start(url, prefix)?),
+        None => None,
+    };
     let rooms_opts = opts.clone();
     let joins = Rc::new(move |i: usize| {
-        let rooms = rooms_of(&rooms_opts, i);
-        let join = vec![("join".to_owned(), json!(rooms))];
-        (rooms, join)
+        let order = order_of(&rooms_opts, i);
+        let token = actors::domain::view_token::view_token(secret.as_bytes(), &order);
+        let join = vec![
+            (
+                "order:watch".to_owned(),
+                json!({"orderNo": order, "viewToken": token}),
+            ),
+            (
+                "store:watch".to_owned(),
+                json!({"storeCode": store_code(i % rooms_opts.stores)}),
+            ),
+        ];
+        (rooms_of(&rooms_opts, i), join)
     });
     let (clients, control) = connect_all(&opts, result, joins).await?;
+    // The harness publishes as another node of the product, or asks the server to.
+    let publish = |spec: Value| {
+        let (control, other_node) = (&control, &other_node);
+        async move {
+            match other_node {
+                Some(node) => {
+                    let job = common::parse_publish(&[spec])?;
+                    Some(json!([node.publish(job).await]))
+                }
+                None => control.emit_with_ack("publish", spec).await,
+            }
+        }
+    };
 
     // Expected deliveries per room (only sockets that connected count).
     let mut members: HashMap<String, u64> = HashMap::new();
@@ -386,11 +445,13 @@ async fn fanout(
     };
 
     // ---- phase 2: fixed rate ----
-    let stores: Vec<String> = (0..opts.stores).map(|k| format!("store:{k}")).collect();
+    let stores: Vec<String> = (0..opts.stores)
+        .map(|k| format!("store:{}", store_code(k)))
+        .collect();
     let rate_rooms: Vec<String> = stores
         .iter()
         .enumerate()
-        .flat_map(|(k, s)| [s.clone(), format!("order:{}", k % opts.orders)])
+        .flat_map(|(k, s)| [s.clone(), format!("order:{}", order_of(&opts, k))])
         .collect();
     let rate_count = ((opts.rate * opts.seconds) / rate_rooms.len() as f64)
         .round()
@@ -400,8 +461,7 @@ async fn fanout(
     let rate = phase(
         &opts,
         "rate",
-        &control,
-        spec,
+        publish(spec),
         expected_for(&rate_rooms, rate_count),
         timeout,
     )
@@ -415,8 +475,7 @@ async fn fanout(
     let burst = phase(
         &opts,
         "burst",
-        &control,
-        spec,
+        publish(spec),
         expected,
         Duration::from_secs(60),
     )

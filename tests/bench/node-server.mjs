@@ -1,10 +1,13 @@
-// The Node side of the real-time benchmark: the official socket.io 4.8 server speaking the same
-// protocol as examples/bench_server.rs (see there): `join` (ack) [room, ...] and
-// `publish` (ack) {rooms, count, rateHz, payloadSize} -> `tick` {room, seq, sentAt, pad}.
+// The Node side of the real-time benchmarks: the official socket.io 4.8 server answering the
+// product's customer events as `pizza-order serve` does (below), and for the fanout benchmark
+// the harness's `publish` (ack) {rooms, count, rateHz, payloadSize}: it emits, on the schedule
+// of examples/bench_common/mod.rs, the product's events to the rooms the sockets joined with
+// `order:watch` and `store:watch`: `order:progress` {orderNo, progress, state, at, eta, seq} to
+// `order:<orderNo>` and `store:update` {storeCode, status, notice, soldOut} to
+// `store:<storeCode>` (at, and the notice's second word, the wall clock when sent).
 // Defaults: connection state recovery off, perMessageDeflate off, ping every 25 s.
 //
-// For the inbound benchmark (BENCH_MODE=inbound) it answers the product's customer events the
-// way `pizza-order serve` does (src/realtime/gateway): `time:sync` (ack) {clientTime} ->
+// It answers the product's customer events the way `pizza-order serve` does (src/realtime/gateway): `time:sync` (ack) {clientTime} ->
 // {clientTime, serverTime}; `order:watch` (ack) {orderNo, viewToken}: the view token checked
 // as the product checks it (HMAC-SHA256 under BENCH_TABLE_SECRET, constant-time), the socket
 // joins `order:<orderNo>`, the ack is {errCode: "00", order} with the snapshot of
@@ -44,7 +47,13 @@ function publish({ rooms, count, rateHz = 0, payloadSize = 0 }, done) {
   const emitOne = () => {
     const seq = Math.floor(emitted / rooms.length);
     const room = rooms[emitted % rooms.length];
-    io.to(room).emit("tick", { room, seq, sentAt: nowMs(), pad });
+    const sentAt = nowMs();
+    if (room.startsWith("order:")) {
+      io.to(room).emit("order:progress", { orderNo: room.slice(6), progress: 20, state: 6, at: sentAt, eta: null, seq });
+    } else {
+      const notice = `${seq} ${sentAt.toFixed(3)} ${pad}`;
+      io.to(room).emit("store:update", { storeCode: room.slice(6), status: "open", notice, soldOut: [] });
+    }
     emitted++;
   };
   if (!(rateHz > 0)) {
@@ -63,11 +72,6 @@ function publish({ rooms, count, rateHz = 0, payloadSize = 0 }, done) {
 }
 
 io.on("connection", (socket) => {
-  socket.on("join", (rooms, ack) => {
-    const list = Array.isArray(rooms) ? rooms : [];
-    socket.join(list);
-    if (typeof ack === "function") ack(list.length);
-  });
   socket.on("time:sync", (arg, ack) => {
     if (typeof ack === "function") ack({ clientTime: arg?.clientTime ?? null, serverTime: Date.now() });
   });

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The real-time benchmark (`make bench-realtime`): for each N of BENCH_SIZES (default
-# "1000 10000"), the same client harness (examples/bench_harness.rs) against the Rust server
-# (examples/bench_server.rs, release build), then against the official socket.io 4.8 server
-# (node-server.mjs), then against the floor (examples/bench_floor.rs: the sends alone, what
-# the kernel costs), each started fresh; then the side-by-side table, the ratios and the goals.
+# "1000 10000"), the same client harness (examples/bench_harness/) against the product,
+# `pizza-order serve` (release build, embedded SQLite, with Redis at BENCH_REDIS_URL: the
+# harness publishes the product's events into Redis as another node does), then against the
+# official socket.io 4.8 server (node-server.mjs), then against the floor
+# (examples/bench_floor.rs: the sends alone, what the kernel costs), each started fresh; then
+# the side-by-side table, the ratios and the goals. The sockets follow seeded orders
+# (seed-orders.sql) with `order:watch` and stores with `store:watch`.
 #
 # The server runs on core 0 and the harness on core 1 (taskset) when there are 2 cores or more.
 # Every phase has a timeout; all the processes started here are killed on exit.
@@ -14,7 +17,7 @@
 #
 # BENCH_MODE=inbound (`make bench-socket-inbound`) measures the other direction: the clients ask
 # and the servers answer. Ours is then the product itself, `pizza-order serve` (release build,
-# embedded SQLite, BENCH_RUST_WORKERS workers), against node-server.mjs and the floor answering
+# embedded SQLite, no Redis, BENCH_RUST_WORKERS workers), against node-server.mjs and the floor answering
 # the same events: every socket sends `order:watch` once (orders seeded by seed-orders.sql),
 # then `time:sync` at BENCH_SYNC_RATE a second in all (default 5000) for BENCH_SECONDS s; the
 # report (report-inbound.mjs) gives acks per server CPU-second and the ratios to Node and the
@@ -23,7 +26,9 @@
 # Environment: BENCH_MODE (fanout, inbound), BENCH_SERVERS ("rust node floor": which to run),
 # BENCH_SKIP_BUILD (set: use the release binaries as they are, e.g. built under a shared lock), BENCH_SIZES, BENCH_REPEAT (3), BENCH_RATE (events/s, 200), BENCH_SECONDS (10),
 # BENCH_BURST (20 per store room), BENCH_STORES (50), BENCH_PAYLOAD (64 bytes),
-# BENCH_RUST_WORKERS (1), BENCH_NET (loopback; rfs, veth: see below).
+# BENCH_RUST_WORKERS (1), BENCH_NET (loopback; rfs, veth: see below),
+# BENCH_REDIS_URL (fanout; redis://127.0.0.1:6379: the keys of each run under a fresh prefix,
+# deleted at the end).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -72,8 +77,15 @@ restore_steering() {
 }
 
 SERVER_PID=
+# Deletes the keys a run's product and harness left in Redis (recovery history, offsets).
+drop_redis_keys() {
+  if [[ -n $REDIS_PREFIX ]]; then
+    redis-cli -u "$REDIS_URL_BENCH" --scan --pattern "$REDIS_PREFIX*" | xargs -r redis-cli -u "$REDIS_URL_BENCH" del >/dev/null || true
+  fi
+}
 cleanup() {
   if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
+  drop_redis_keys
   if [[ -n "${HARNESS_PID:-}" ]]; then kill "$HARNESS_PID" 2>/dev/null || true; fi
   restore_steering
   if [[ $NET == veth ]]; then remove_veth; fi
@@ -133,12 +145,17 @@ esac
 
 if [[ -n ${BENCH_SKIP_BUILD:-} ]]; then
   echo "using the release binaries already built (BENCH_SKIP_BUILD)"
-elif [[ $MODE == inbound ]]; then
+else
   echo "building pizza-order, the floor and the client harness (release)"
   cargo build --release --bin pizza-order --example bench_floor --example bench_harness
-else
-  echo "building the Rust server, the floor and the client harness (release)"
-  cargo build --release --example bench_server --example bench_floor --example bench_harness
+fi
+# Fanout: the product runs with Redis, where the harness publishes as another node would.
+REDIS_URL_BENCH=${BENCH_REDIS_URL:-redis://127.0.0.1:6379}
+REDIS_PREFIX=
+if [[ $MODE == fanout ]]; then
+  if ! command -v redis-cli >/dev/null || ! redis-cli -u "$REDIS_URL_BENCH" ping >/dev/null 2>&1; then
+    echo "the fanout benchmark needs Redis at $REDIS_URL_BENCH (BENCH_REDIS_URL) and redis-cli" >&2; exit 2
+  fi
 fi
 if [[ ! -f $BENCH/node_modules/.package-lock.json || $BENCH/package-lock.json -nt $BENCH/node_modules/.package-lock.json ]]; then
   (cd "$BENCH" && npm install --no-audit --no-fund)
@@ -188,13 +205,19 @@ prepare_product() {
 ADDR=2 # source addresses 127.0.0.<ADDR>...; each run takes fresh ones (TIME_WAIT from the last)
 run_one() { # n, label, run
   local n=$1 label=$2 run=$3 port
+  local publisher=()
   if [[ $label == rust && $MODE == inbound ]]; then
     port=$RUST_PORT
     "${PRODUCT_ENV[@]}" "${PIN_SERVER[@]}" "$ROOT/target/release/pizza-order" --data-dir "$DATA" serve \
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   elif [[ $label == rust ]]; then
     port=$RUST_PORT
-    "${PIN_SERVER[@]}" "$ROOT/target/release/examples/bench_server" "$port" "${BENCH_RUST_WORKERS:-1}" "$SERVER_HOST" \
+    # A fresh key prefix a run: no recovery history or offset from the last one.
+    drop_redis_keys
+    REDIS_PREFIX="pizza-bench-$$-$n-$run:"
+    publisher=(--redis-url "$REDIS_URL_BENCH" --redis-prefix "$REDIS_PREFIX")
+    "${PRODUCT_ENV[@]}" PIZZA__REDIS__URL="$REDIS_URL_BENCH" PIZZA__REDIS__KEY_PREFIX="$REDIS_PREFIX" \
+      "${PIN_SERVER[@]}" "$ROOT/target/release/pizza-order" --data-dir "$DATA" serve \
       >"$OUT/$n-$label.$run.server.log" 2>&1 &
   elif [[ $label == floor ]]; then
     port=$FLOOR_PORT
@@ -213,7 +236,8 @@ run_one() { # n, label, run
   "${NETNS[@]}" timeout 600 "${PIN_HARNESS[@]}" "$ROOT/target/release/examples/bench_harness" \
     --host "$SERVER_HOST" --source-net "$SOURCE_NET" "${BILL[@]}" \
     --port "$port" --pid "$SERVER_PID" --n "$n" --label "$label" --addr-base "$ADDR" \
-    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" "${MODE_ARGS[@]}" --watch-orders "$((n / 2 > 0 ? n / 2 : 1))" \
+    --per-addr "$per_addr" "${HARNESS_ARGS[@]}" "${MODE_ARGS[@]}" "${publisher[@]}" \
+    --table-secret "$TABLE_SECRET" --orders "$((n / 2 > 0 ? n / 2 : 1))" --watch-orders "$((n / 2 > 0 ? n / 2 : 1))" \
     --out "$OUT/$n-$label.$run.json" &
   HARNESS_PID=$!
   wait "$HARNESS_PID" || echo "harness ($label, n=$n, run $run) exited with $?" >&2
@@ -227,9 +251,9 @@ run_one() { # n, label, run
 
 MODE_ARGS=()
 if [[ $MODE == inbound ]]; then
-  MODE_ARGS=(--mode inbound --sync-rate "${BENCH_SYNC_RATE:-5000}" --table-secret "$TABLE_SECRET")
-  prepare_product
+  MODE_ARGS=(--mode inbound --sync-rate "${BENCH_SYNC_RATE:-5000}")
 fi
+prepare_product
 
 for n in $SIZES; do
   if ((n + 64 > FD_LIMIT)); then
@@ -256,7 +280,7 @@ if [[ $MODE == inbound ]]; then
 else
   node "$BENCH/report.mjs" "$OUT"
   echo
-  echo "server: core 0${PIN_SERVER:+ (taskset)}; harness: core 1; Rust: ${BENCH_RUST_WORKERS:-1} actix worker, recovery off;"
+  echo "server: core 0${PIN_SERVER:+ (taskset)}; harness (and the publishing node, in it): core 1; Rust: pizza-order serve, ${BENCH_RUST_WORKERS:-1} worker, embedded SQLite, Redis at $REDIS_URL_BENCH, recovery on (its default);"
 fi
 case $NET in
   loopback) echo "network: loopback, the clients' receive path in the server's context (BENCH_NET=veth: as on two hosts)." ;;

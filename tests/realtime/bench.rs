@@ -1,12 +1,15 @@
 //! The benchmark's parts still fit together: `examples/bench_harness` against
-//! `examples/bench_server` and `examples/bench_floor` (debug builds, which
+//! `pizza-order serve` and `examples/bench_floor` (debug builds, which
 //! `cargo test --workspace` makes before the tests run), a few dozen sockets for a second, every
 //! delivery accounted for, and `tests/bench/report.mjs` reading what the harness wrote. Not a
 //! measurement: the figures come from `make bench-realtime`.
 //!
 //! Without the example binaries (e.g. `cargo test --test realtime` alone) the test prints
-//! `SKIPPED` and passes, except on CI (`CI=true`), where it fails.
+//! `SKIPPED` and passes, except on CI (`CI=true`), where it fails. The fanout test needs Redis
+//! (`REDIS_URL`, default 127.0.0.1:6379) as the Redis adapter tests do: SKIPPED without it,
+//! failed on CI.
 
+use super::redis_adapter::{redis_ready, redis_url, Prefix};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -66,11 +69,15 @@ fn phase_is_complete(result: &Value, phase: &str, expected: u64) {
     assert!(p["p99"].as_f64().unwrap() >= 0.0, "{phase}: {p}");
 }
 
-/// Runs the harness against `binary` (run 1 of `label`) and checks every delivery arrived.
-fn drive(binary: &Path, harness: &Path, label: &str, addr_base: u8, dir: &Path) {
-    let (server, port) = start_server(binary);
+/// The table secret the product signs view tokens with in these tests.
+const TABLE_SECRET: &str = "smoke-table-secret-0123";
+
+/// Runs the harness in fanout mode against `server` (run 1 of `label`), with `extra` arguments
+/// (the product's Redis), and checks every delivery arrived.
+fn drive(server: Server, port: u16, harness: &Path, label: &str, extra: &[&str], dir: &Path) {
     // Named as `tests/bench/run.sh` names run 1 of a benchmark.
     let out = dir.join(format!("{SOCKETS}-{label}.1.json"));
+    let addr_base = if label == "rust" { 250 } else { 252 };
     let status = Command::new(harness)
         .args([
             "--port",
@@ -78,6 +85,8 @@ fn drive(binary: &Path, harness: &Path, label: &str, addr_base: u8, dir: &Path) 
             "--pid",
             &server.0.id().to_string(),
         ])
+        .args(["--table-secret", TABLE_SECRET])
+        .args(extra)
         .args(["--n", &SOCKETS.to_string(), "--stores", &STORES.to_string()])
         .args(["--rate", &RATE.to_string(), "--seconds", "1"])
         .args(["--burst", &BURST.to_string(), "--payload", "16"])
@@ -109,25 +118,76 @@ fn drive(binary: &Path, harness: &Path, label: &str, addr_base: u8, dir: &Path) 
     phase_is_complete(&result, "burst", BURST * STORES * per_store);
 }
 
+/// The benchmark's orders (tests/bench/seed-orders.sql, `count` of them) in the migrated but
+/// otherwise empty embedded database under `dir`.
+fn seed_orders(dir: &Path, count: u64) {
+    let status = Command::new(env!("CARGO_BIN_EXE_pizza-order"))
+        .args(["--data-dir", dir.join("data").to_str().unwrap(), "migrate"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "pizza-order migrate: {status}");
+    let sql = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/bench/seed-orders.sql"
+    ))
+    .unwrap()
+    .replace(":orders", &count.to_string());
+    let url = format!("sqlite://{}", dir.join("data/pizza.db").display());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            use sqlx::Connection;
+            let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+            sqlx::raw_sql(&sql).execute(&mut conn).await.unwrap();
+        });
+}
+
 #[test]
-fn the_harness_drives_the_rust_server_and_the_floor_and_the_report_reads_them() {
+fn the_harness_drives_the_product_through_redis_and_the_floor_and_the_report_reads_them() {
     let examples = examples_dir();
-    let binaries = ["bench_server", "bench_floor", "bench_harness"].map(|b| examples.join(b));
+    let binaries = ["bench_floor", "bench_harness"].map(|b| examples.join(b));
     if binaries.iter().any(|b| !b.is_file()) {
         let message = format!(
-            "no bench_server/bench_floor/bench_harness in {} (cargo test --workspace builds them)",
+            "no bench_floor/bench_harness in {} (cargo test --workspace builds them)",
             examples.display()
         );
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
         println!("SKIPPED: {message}");
         return;
     }
-    let [server, floor, harness] = &binaries;
+    if !redis_ready() {
+        return;
+    }
+    let [floor, harness] = &binaries;
 
     let dir = std::env::temp_dir().join(format!("bench-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    drive(server, harness, "rust", 250, &dir);
-    drive(floor, harness, "floor", 252, &dir);
+    // The product follows SOCKETS / 2 seeded orders and publishes nothing of its own: the
+    // harness publishes the events into Redis as another node, on the product's key prefix.
+    seed_orders(&dir, SOCKETS / 2);
+    let prefix = Prefix::new();
+    let key_prefix = format!("{}:", prefix.0);
+    let url = redis_url();
+    let (product, port) = start_product(
+        &dir,
+        &[
+            ("REDIS_URL", &url),
+            ("PIZZA__REDIS__KEY_PREFIX", &key_prefix),
+        ],
+    );
+    let publisher = [
+        "--redis-url",
+        url.as_str(),
+        "--redis-prefix",
+        key_prefix.as_str(),
+    ];
+    drive(product, port, harness, "rust", &publisher, &dir);
+    let (server, port) = start_server(floor);
+    drive(server, port, harness, "floor", &[], &dir);
 
     let report = Command::new("node")
         .arg(concat!(
@@ -185,12 +245,7 @@ fn drive_inbound(server: Server, port: u16, harness: &Path, label: &str, watch: 
         ])
         .args(["--label", label, "--out", out.to_str().unwrap()]);
     if watch {
-        command.args([
-            "--watch-orders",
-            "5",
-            "--table-secret",
-            "smoke-table-secret-0123",
-        ]);
+        command.args(["--watch-orders", "5", "--table-secret", TABLE_SECRET]);
     }
     let status = command.status().unwrap();
     assert!(status.success(), "{label}: harness exited with {status}");
@@ -209,8 +264,9 @@ fn drive_inbound(server: Server, port: u16, harness: &Path, label: &str, watch: 
     }
 }
 
-/// `pizza-order serve` (this build's binary) on a fresh, empty embedded database and a free port.
-fn start_product(dir: &Path) -> (Server, u16) {
+/// `pizza-order serve` (this build's binary) on the embedded database under `dir` (fresh and
+/// empty unless seeded) and a free port, with `env` besides.
+fn start_product(dir: &Path, env: &[(&str, &str)]) -> (Server, u16) {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -220,7 +276,8 @@ fn start_product(dir: &Path) -> (Server, u16) {
         .args(["--data-dir", dir.join("data").to_str().unwrap(), "serve"])
         .env("PIZZA__SERVER__BIND", format!("127.0.0.1:{port}"))
         .env("PIZZA__SERVER__WORKERS", "1")
-        .env("PIZZA__ORDERING__TABLE_SECRET", "smoke-table-secret-0123")
+        .env("PIZZA__ORDERING__TABLE_SECRET", TABLE_SECRET)
+        .envs(env.iter().copied())
         // No demo chain: time:sync needs none, and seeding it in a debug build is seconds of
         // CPU that the timing-sensitive tests running beside this one would feel.
         .env("PIZZA__DATABASE__SEED_WHEN_EMPTY", "false")
@@ -260,7 +317,7 @@ fn the_inbound_harness_drives_the_product_and_the_floor_and_the_report_reads_the
     std::fs::create_dir_all(&dir).unwrap();
 
     // The product answers time:sync (order:watch needs seeded orders: run.sh seeds them).
-    let (product, port) = start_product(&dir);
+    let (product, port) = start_product(&dir, &[]);
     drive_inbound(product, port, harness, "rust", false, &dir);
     // The floor answers both, order:watch without a database.
     let (server, port) = start_server(floor);

@@ -22,12 +22,12 @@ use std::process::Command;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-fn redis_url() -> String {
+pub(crate) fn redis_url() -> String {
     std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/".to_owned())
 }
 
 /// Whether Redis answers; panics when it does not on CI.
-fn redis_ready() -> bool {
+pub(crate) fn redis_ready() -> bool {
     let up = redis::Client::open(redis_url())
         .and_then(|client| client.get_connection_with_timeout(Duration::from_secs(1)))
         .and_then(|mut conn| redis::cmd("PING").query::<String>(&mut conn))
@@ -44,10 +44,10 @@ fn redis_ready() -> bool {
 }
 
 /// A unique key prefix, and the removal of its keys when the test ends (even on failure).
-struct Prefix(String);
+pub(crate) struct Prefix(pub(crate) String);
 
 impl Prefix {
-    fn new() -> Prefix {
+    pub(crate) fn new() -> Prefix {
         Prefix(format!("sio-test-{}", uuid::Uuid::new_v4().simple()))
     }
 
