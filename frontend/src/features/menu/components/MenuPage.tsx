@@ -16,6 +16,7 @@ import type { OrderType } from '@/lib/orders';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { getMenu, visibleCategories } from '../api/menu';
 import { withLiveSoldOut, withLiveStatus } from '../live';
+import { noticeMark, noticeViewer } from '../noticeMark';
 import './MenuPage.css';
 
 export interface MenuPageProps {
@@ -35,6 +36,8 @@ export interface MenuPageProps {
   deskNo?: string | null;
   /** The store's latest `store:update` (its staff's status and sold-out list), over the loaded menu. */
   live?: StoreUpdateEvent | null;
+  /** Whose menu this is, for the notice marks: `noticeViewer(userId)`; a visitor by default. */
+  viewer?: string;
 }
 
 /** Products the tile may add at once: singles (no sizes, flavours or rounds), not sold out. */
@@ -49,7 +52,7 @@ function fromPriced(p: ProductCard): boolean {
   return p.productType === 1 || p.productType === 9;
 }
 
-export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null }: MenuPageProps) {
+export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null, viewer = noticeViewer(null) }: MenuPageProps) {
   const store = useMemo(() => withLiveStatus(loaded, live), [loaded, live]);
   const t = useT();
   const lang = useLang();
@@ -142,7 +145,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
           <span className="notice__marquee">{store.businessNotice}</span>
         </div>
       )}
-      <ServiceNotice store={store} />
+      <ServiceNotice store={store} viewer={viewer} />
 
       {menu.loading ? (
         <Loading page />
@@ -267,11 +270,11 @@ function CategoryBrowser({
   );
 }
 
-/** The store's service notice: pop-up model 1 a dialog, 2 a toast; once per store per session. */
-function ServiceNotice({ store }: { store: Store }) {
+/** The store's service notice: pop-up model 1 a dialog, 2 a toast; once per user, store and session. */
+function ServiceNotice({ store, viewer }: { store: Store; viewer: string }) {
   const t = useT();
   const notice = store.serviceNotice;
-  const key = `notice:${store.storeCode}`;
+  const key = noticeMark(viewer, store.storeCode);
   const [open, setOpen] = useState(() => !!notice && notice.popUpModel === 1 && !sessionStore.get<boolean>(key));
   useEffect(() => {
     if (!notice || sessionStore.get<boolean>(key)) return;
