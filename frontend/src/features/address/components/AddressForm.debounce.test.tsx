@@ -12,7 +12,7 @@ describe('address search debounce', () => {
   });
 
   it('asks for suggestions only once typing has paused 500 ms, with the last text', () => {
-    const searchTips = vi.fn(() => Promise.resolve([]));
+    const searchTips = vi.fn((_keyword: string) => Promise.resolve([]));
     render(<AddressFields initial={null} searchTips={searchTips} onSaved={() => undefined} />);
     const base = screen.getByTestId('addr-base');
     fireEvent.change(base, { target: { value: '人民' } });
