@@ -128,7 +128,7 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
     await page.getByTestId('checkout-address').click();
     await page.waitForURL('**/selectAddress');
     await page.getByTestId('address-add').click();
-    await page.waitForURL('**/address/add');
+    await page.waitForURL(/\/address\/add\?pick=1$/);
     await page.getByTestId('smart-text').fill(PASTE);
     await page.getByTestId('smart-read').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="addr-name"]')?.value === '李四');

@@ -162,3 +162,34 @@ test('desktop: the page is a 340 px column', async () => {
     await close();
   }
 });
+
+// Issue 22: back from a product, the menu is where it was (the list's scroll and the category).
+for (const [lang, viewport] of [
+  ['zh', { width: 390, height: 844 }],
+  ['en', { width: 390, height: 844 }],
+  ['zh', { width: 1280, height: 800 }],
+]) {
+  test(`the menu keeps its place when coming back from a product (${lang}, ${viewport.width})`, async () => {
+    const { page, problems, close } = await openBrowser({ viewport });
+    try {
+      await page.addInitScript((l) => localStorage.setItem('pz:lang', JSON.stringify({ v: l, e: null })), lang);
+      await page.goto(server.base + '/menu');
+      await page.getByTestId('category-DESSERT').click();
+      const dessert = page.locator('[data-testid="category-DESSERT"][aria-current="true"]');
+      await dessert.waitFor();
+      await page.waitForTimeout(900); // the smooth scroll settles
+      const y = await page.evaluate(() => window.scrollY);
+      assert.ok(y > 300, `scrolled down (${y})`);
+      await page.locator('#cat-DESSERT ~ [data-testid^="product-DS"]').first().click();
+      await page.waitForURL('**/product/DS*');
+      await page.goBack();
+      await page.waitForURL('**/menu');
+      await dessert.waitFor();
+      await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 4, y, { timeout: 5000 });
+      await shot(page, `menu-place-${lang}-${viewport.width}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}

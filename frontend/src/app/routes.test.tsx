@@ -51,6 +51,22 @@ describe('/menu', () => {
     expect(menuCall?.headers['X-Channel-Id']).toBe('2');
   });
 
+  it('keeps its place (scroll and category) while a product is open', async () => {
+    api({ 'GET /products/:code': () => makeProduct() });
+    const scrollTo = vi.fn();
+    vi.stubGlobal('scrollTo', scrollTo);
+    vi.stubGlobal('scrollY', 1234);
+    const first = renderApp('/menu');
+    await userEvent.click(await screen.findByTestId('category-DRINK'));
+    await userEvent.click(screen.getByTestId('product-DR001'));
+    await waitFor(() => expect(pathNow()).toBe('/product/DR001'));
+    first.unmount();
+    scrollTo.mockClear();
+    renderApp('/menu');
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 1234));
+    expect(screen.getByTestId('category-DRINK')).toHaveAttribute('aria-current', 'true');
+  });
+
   it('switches the order type and asks for that menu', async () => {
     const { calls } = api();
     renderApp('/menu');

@@ -17,6 +17,7 @@ import { storeName, storeState } from '@/utils/storeDisplay';
 import { getMenu, visibleCategories } from '../api/menu';
 import { withLiveSoldOut, withLiveStatus } from '../live';
 import { noticeMark, noticeViewer } from '../noticeMark';
+import { keepMenuPlace, menuPlaceKey, takeMenuPlace } from '../scrollMemory';
 import './MenuPage.css';
 
 export interface MenuPageProps {
@@ -155,6 +156,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
         <Empty text={t('menu.empty')} />
       ) : (
         <CategoryBrowser
+          placeKey={menuPlaceKey(store.storeCode, effectiveType)}
           categories={categories}
           onOpenProduct={onOpenProduct}
           onQuickAdd={isVirtual ? undefined : onQuickAdd}
@@ -168,6 +170,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
 }
 
 function CategoryBrowser({
+  placeKey,
   categories,
   onOpenProduct,
   onQuickAdd,
@@ -175,6 +178,8 @@ function CategoryBrowser({
   lang,
   recommendLabel,
 }: {
+  /** Which menu this is, for its place while a product is open. */
+  placeKey: string;
   categories: ReturnType<typeof visibleCategories>;
   onOpenProduct: (code: string) => void;
   onQuickAdd?: (product: ProductCard) => void;
@@ -182,10 +187,27 @@ function CategoryBrowser({
   lang: string;
   recommendLabel: string;
 }) {
-  const [active, setActive] = useState(categories[0]?.categoryCode ?? '');
+  // Back from a product: the place the menu had when it was opened.
+  const [place] = useState(() => takeMenuPlace(placeKey));
+  const [active, setActive] = useState(place?.category ?? categories[0]?.categoryCode ?? '');
   const sections = useRef(new Map<string, HTMLElement>());
   const rail = useRef<HTMLElement | null>(null);
   const clickLock = useRef(0);
+
+  useEffect(() => {
+    if (!place) return undefined;
+    // After the layout's scroll to the top on a page change, which runs after this effect.
+    const id = window.setTimeout(() => {
+      window.scrollTo(0, place.y);
+      if (rail.current) rail.current.scrollTop = place.railTop;
+    }, 0);
+    return () => window.clearTimeout(id);
+  }, [place]);
+
+  const open = (code: string) => {
+    keepMenuPlace(placeKey, { y: window.scrollY, category: active, railTop: rail.current?.scrollTop ?? 0 });
+    onOpenProduct(code);
+  };
 
   const onScroll = useCallback(() => {
     if (Date.now() < clickLock.current) return;
@@ -258,7 +280,7 @@ function CategoryBrowser({
                 fromPrice={fromPriced(p)}
                 soldOut={p.soldOut}
                 badge={p.recommendType === 1 || p.recommendType === 2 ? recommendLabel : null}
-                onOpen={() => onOpenProduct(p.productCode)}
+                onOpen={() => open(p.productCode)}
                 onAdd={onQuickAdd && quickAddable(p) ? () => onQuickAdd(p) : undefined}
                 addLabel={addLabel(p.productName)}
               />
