@@ -174,18 +174,17 @@ for (const [lang, viewport] of [
     try {
       await page.addInitScript((l) => localStorage.setItem('pz:lang', JSON.stringify({ v: l, e: null })), lang);
       await page.goto(server.base + '/menu');
-      await page.getByTestId('category-DESSERT').click();
-      const dessert = page.locator('[data-testid="category-DESSERT"][aria-current="true"]');
-      await dessert.waitFor();
-      await page.waitForTimeout(900); // the smooth scroll settles
-      const y = await page.evaluate(() => window.scrollY);
-      assert.ok(y > 300, `scrolled down (${y})`);
-      await page.locator('#cat-DESSERT ~ [data-testid^="product-DS"]').first().click();
-      await page.waitForURL('**/product/DS*');
+      await page.getByTestId('category-PASTA').click();
+      await page.waitForTimeout(1200); // the smooth scroll settles
+      const before = await page.evaluate(() => [window.scrollY, document.querySelector('.menu__cat--on')?.getAttribute('data-code')]);
+      assert.ok(before[0] > 300, `scrolled down (${before[0]})`);
+      assert.equal(before[1], 'PASTA');
+      await page.locator('#cat-PASTA ~ [data-testid^="product-"]').first().click();
+      await page.waitForURL('**/product/**');
       await page.goBack();
       await page.waitForURL('**/menu');
-      await dessert.waitFor();
-      await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 4, y, { timeout: 5000 });
+      await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 4, before[0], { timeout: 5000 });
+      await page.locator('[data-testid="category-PASTA"][aria-current="true"]').waitFor();
       await shot(page, `menu-place-${lang}-${viewport.width}`);
       assert.deepEqual(problems, []);
     } finally {

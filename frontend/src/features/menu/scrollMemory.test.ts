@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { keepMenuPlace, menuPlaceKey, readPlace, takeMenuPlace } from './scrollMemory';
+import { forgetMenuPlace, keepMenuPlace, menuPlaceKey, peekMenuPlace, readPlace } from './scrollMemory';
 
 const place = { y: 1200, category: 'DRINK', railTop: 80 };
 
 describe('the menu place while a product is open', () => {
-  it('is given back once, to the same menu', () => {
+  it('is given back to the same menu until it has been applied', () => {
     keepMenuPlace(menuPlaceKey('SH001', 0), place);
-    expect(takeMenuPlace(menuPlaceKey('SH001', 0))).toEqual(place);
-    expect(takeMenuPlace(menuPlaceKey('SH001', 0))).toBeNull();
+    expect(peekMenuPlace(menuPlaceKey('SH001', 0))).toEqual(place);
+    expect(peekMenuPlace(menuPlaceKey('SH001', 0))).toEqual(place);
+    forgetMenuPlace();
+    expect(peekMenuPlace(menuPlaceKey('SH001', 0))).toBeNull();
   });
 
   it.each([
@@ -15,8 +17,8 @@ describe('the menu place while a product is open', () => {
     ['another order type', menuPlaceKey('SH001', 1)],
   ])('is dropped for %s', (_what, other) => {
     keepMenuPlace(menuPlaceKey('SH001', 0), place);
-    expect(takeMenuPlace(other)).toBeNull();
-    expect(takeMenuPlace(menuPlaceKey('SH001', 0))).toBeNull();
+    expect(peekMenuPlace(other)).toBeNull();
+    expect(peekMenuPlace(menuPlaceKey('SH001', 0))).toBeNull();
   });
 
   it.each([

@@ -27,11 +27,16 @@ export function keepMenuPlace(menu: string, place: MenuPlace): void {
   sessionStore.set<Kept>(KEY, { ...place, menu });
 }
 
-/** The place kept for `menu`, once; a place kept for another menu is dropped. */
-export function takeMenuPlace(menu: string): MenuPlace | null {
-  const kept = sessionStore.get<Kept>(KEY);
+/** The place kept for `menu`; a place kept for another menu is dropped. */
+export function peekMenuPlace(menu: string): MenuPlace | null {
+  const place = readPlace(sessionStore.get<Kept>(KEY), menu);
+  if (!place) sessionStore.remove(KEY);
+  return place;
+}
+
+/** Once given back, the place is forgotten: a later visit starts at the top. */
+export function forgetMenuPlace(): void {
   sessionStore.remove(KEY);
-  return readPlace(kept, menu);
 }
 
 /** `kept` when it is a well-formed place of `menu` (session storage can hold anything). */

@@ -17,7 +17,7 @@ import { storeName, storeState } from '@/utils/storeDisplay';
 import { getMenu, visibleCategories } from '../api/menu';
 import { withLiveSoldOut, withLiveStatus } from '../live';
 import { noticeMark, noticeViewer } from '../noticeMark';
-import { keepMenuPlace, menuPlaceKey, takeMenuPlace } from '../scrollMemory';
+import { forgetMenuPlace, keepMenuPlace, menuPlaceKey, peekMenuPlace } from '../scrollMemory';
 import './MenuPage.css';
 
 export interface MenuPageProps {
@@ -188,7 +188,7 @@ function CategoryBrowser({
   recommendLabel: string;
 }) {
   // Back from a product: the place the menu had when it was opened.
-  const [place] = useState(() => takeMenuPlace(placeKey));
+  const [place] = useState(() => peekMenuPlace(placeKey));
   const [active, setActive] = useState(place?.category ?? categories[0]?.categoryCode ?? '');
   const sections = useRef(new Map<string, HTMLElement>());
   const rail = useRef<HTMLElement | null>(null);
@@ -200,6 +200,7 @@ function CategoryBrowser({
     const id = window.setTimeout(() => {
       window.scrollTo(0, place.y);
       if (rail.current) rail.current.scrollTop = place.railTop;
+      forgetMenuPlace();
     }, 0);
     return () => window.clearTimeout(id);
   }, [place]);
