@@ -105,17 +105,14 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
     await page.getByTestId('login-code').fill(await readSmsCode(PHONE));
     await page.getByTestId('agreement').check();
     await shot(page, 'checkout-04-login');
+    // The code took longer than the spec's 10 s memory: the login page held the target anyway.
+    await page.waitForTimeout(11_000);
     await page.getByTestId('login-submit').click();
     await page.waitForFunction(() => (localStorage.getItem('pz:account:session') ?? '').includes('"token"'));
-    // Back to checkout (remembered for 10 s; opened again if that ran out).
-    await page.waitForURL('**/order/submit', { timeout: 5000 }).catch(() => page.goto(server.base + '/order/submit'));
-    // A new user is asked once about SMS notifications.
+    await page.waitForURL('**/order/submit', { timeout: 5000 });
+    // A new user, but no SMS-notification question interrupts checkout (issue 22).
     const marketing = page.getByTestId('marketing-dialog');
-    if (await marketing.waitFor({ timeout: 4000 }).then(() => true, () => false)) {
-      await page.getByTestId('marketing-no-remind').check();
-      await page.getByRole('button', { name: '暂不开启' }).click();
-      await marketing.waitFor({ state: 'detached' });
-    }
+    assert.equal(await marketing.waitFor({ timeout: 3000 }).then(() => true, () => false), false, 'no marketing dialog on checkout');
     const token = (await storageValue(page, 'account:session')).token;
 
     // The visitor cart was kept (merged into the user's) and the visitor token forgotten.
@@ -131,19 +128,18 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
     await page.getByTestId('checkout-address').click();
     await page.waitForURL('**/selectAddress');
     await page.getByTestId('address-add').click();
-    await page.waitForURL('**/address/add');
+    await page.waitForURL(/\/address\/add\?pick=1$/);
     await page.getByTestId('smart-text').fill(PASTE);
     await page.getByTestId('smart-read').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="addr-name"]')?.value === '李四');
     await page.getByTestId('addr-tip-0').click();
     await page.getByTestId('addr-tips').waitFor({ state: 'detached' });
     await page.getByTestId('addr-save').click();
-    await page.waitForURL('**/selectAddress');
+    // Added from checkout: chosen at once, straight back to checkout (issue 22).
+    await page.waitForURL('**/order/submit');
     const [saved] = await api('/addresses', token);
     assert.ok(saved, 'the address is saved');
     assert.equal(saved.hasScope, true, `a store delivers there (${saved.lat}, ${saved.lng})`);
-    await page.getByTestId(`address-${saved.id}`).locator('button.acard__main').click();
-    await page.waitForURL('**/order/submit');
     await page.getByTestId('checkout-address').filter({ hasText: '西藏中路236号' }).filter({ hasText: '李四' }).waitFor();
     assert.equal(await page.getByTestId('checkout-type-0').getAttribute('aria-selected'), 'true');
 
@@ -176,6 +172,12 @@ test('a visitor fills a cart, logs in keeping it, books a delivery for tomorrow 
     assert.equal(back.searchParams.get('customestatus'), '1', 'a cancel comes back marked');
     const orderNo = back.searchParams.get('orderNo');
     assert.ok(orderNo);
+    // After the order (never during checkout) the new user is asked about SMS notifications.
+    const asked = page.getByTestId('marketing-dialog');
+    await asked.waitFor();
+    await page.getByTestId('marketing-no-remind').check();
+    await page.getByRole('button', { name: '暂不开启' }).click();
+    await asked.waitFor({ state: 'detached' });
     await page.getByTestId('order-state').filter({ hasText: '支付失败' }).waitFor();
     await page.getByTestId('pay-failed').filter({ hasText: '您已取消支付' }).waitFor();
     await page.getByTestId('pay-again').waitFor();

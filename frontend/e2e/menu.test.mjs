@@ -162,3 +162,33 @@ test('desktop: the page is a 340 px column', async () => {
     await close();
   }
 });
+
+// Issue 22: back from a product, the menu is where it was (the list's scroll and the category).
+for (const [lang, viewport] of [
+  ['zh', { width: 390, height: 844 }],
+  ['en', { width: 390, height: 844 }],
+  ['zh', { width: 1280, height: 800 }],
+]) {
+  test(`the menu keeps its place when coming back from a product (${lang}, ${viewport.width})`, async () => {
+    const { page, problems, close } = await openBrowser({ viewport });
+    try {
+      await page.addInitScript((l) => localStorage.setItem('pz:lang', JSON.stringify({ v: l, e: null })), lang);
+      await page.goto(server.base + '/menu');
+      await page.getByTestId('category-PASTA').click();
+      await page.waitForTimeout(1200); // the smooth scroll settles
+      const before = await page.evaluate(() => [window.scrollY, document.querySelector('.menu__cat--on')?.getAttribute('data-code')]);
+      assert.ok(before[0] > 300, `scrolled down (${before[0]})`);
+      assert.equal(before[1], 'PASTA');
+      await page.locator('#cat-PASTA ~ [data-testid^="product-"]').first().click();
+      await page.waitForURL('**/product/**');
+      await page.goBack();
+      await page.waitForURL('**/menu');
+      await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 4, before[0], { timeout: 5000 });
+      await page.locator('[data-testid="category-PASTA"][aria-current="true"]').waitFor();
+      await shot(page, `menu-place-${lang}-${viewport.width}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}

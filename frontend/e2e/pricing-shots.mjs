@@ -64,11 +64,6 @@ await each(async (page, tag) => {
   await page.screenshot({ path: `${out}/cart-bill-${tag}.png` });
   await page.goto(`${base}/order/submit`);
   await page.getByTestId('checkout-amounts').waitFor();
-  const marketing = page.getByTestId('marketing-dialog');
-  if (await marketing.waitFor({ timeout: 2500 }).then(() => true, () => false)) {
-    await page.getByTestId('marketing-no-remind').check();
-    await page.locator('[data-testid="marketing-dialog"] button').first().click();
-  }
   await page.getByTestId('checkout-amounts').scrollIntoViewIfNeeded();
   await page.waitForTimeout(400);
   await page.screenshot({ path: `${out}/checkout-${tag}.png` });

@@ -137,6 +137,18 @@ describe('privacy consent', () => {
     expect(window.sessionStorage.getItem('pz:privacy:cancel')).toContain('true');
   });
 
+  it('the SMS dialog is not asked while ordering: it waits for /my', async () => {
+    api({ 'GET /me': () => ({ ...me, isRemindAgain: false }) });
+    logIn();
+    const home = renderApp('/');
+    await waitFor(() => expect(useAccount.getState().user?.isRemindAgain).toBe(false));
+    await screen.findByTestId('start-delivery');
+    expect(screen.queryByTestId('marketing-dialog')).toBeNull();
+    home.unmount();
+    renderApp('/my');
+    await screen.findByTestId('marketing-dialog');
+  });
+
   it('the SMS dialog: "don\'t remind again" is sent with the answer', async () => {
     let body: unknown = null;
     api({
@@ -147,7 +159,7 @@ describe('privacy consent', () => {
       },
     });
     logIn();
-    renderApp('/');
+    renderApp('/my');
     await screen.findByTestId('marketing-dialog');
     await userEvent.click(screen.getByTestId('marketing-no-remind'));
     await userEvent.click(screen.getByRole('button', { name: '暂不开启' }));

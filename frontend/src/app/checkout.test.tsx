@@ -291,6 +291,36 @@ describe('/order/submit', () => {
     expect(pathNow()).toBe('/selectAddress');
   });
 
+  it('an address added while choosing from checkout is chosen at once, back on checkout', async () => {
+    const added = makeAddress({ id: 41, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼', name: '李四', phone: '13912345678', isDefault: false });
+    const posted: unknown[] = [];
+    api({
+      'GET /addresses': () => [],
+      'GET /geo/tips': () => [
+        { id: 'p1', name: '来福士广场', address: '上海市黄浦区西藏中路236号', city: '上海市', cityCode: '021', district: '黄浦区', kind: 'poi', point: { lat: 31.2311, lng: 121.4737 } },
+      ],
+      'POST /addresses': (_u, init) => {
+        posted.push(JSON.parse(String(init?.body)));
+        return added;
+      },
+    });
+    logIn();
+    renderApp('/order/submit');
+    await userEvent.click(await screen.findByTestId('checkout-address'));
+    await userEvent.click(await screen.findByTestId('address-add'));
+    expect(pathNow()).toBe('/address/add?pick=1');
+    await userEvent.type(await screen.findByTestId('addr-name'), '李四');
+    await userEvent.type(screen.getByTestId('addr-phone'), '13912345678');
+    await userEvent.type(screen.getByTestId('addr-base'), '西藏中路');
+    await userEvent.click(await screen.findByTestId('addr-tip-0', {}, { timeout: 3000 }));
+    await userEvent.type(screen.getByTestId('addr-house'), '5楼');
+    await userEvent.click(screen.getByTestId('addr-save'));
+    await waitFor(() => expect(pathNow()).toBe('/order/submit'));
+    expect(posted).toHaveLength(1);
+    expect(useSelectedAddress.getState().address?.id).toBe(41);
+    await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路236号'));
+  });
+
   it('an empty cart cannot be checked out (-4)', async () => {
     api({ 'POST /cart/verify': () => ({ status: 400, body: { errCode: '-4', errMsg: '购物车为空，无法结算', data: null } }) });
     logIn();

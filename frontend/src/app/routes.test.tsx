@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAccount } from '@/features/account';
 import { useStoreSelection } from '@/features/store';
-import { cities, districts, makeCart, makeMenu, makeProduct, makeStore, virtualStore } from '@/test/fixtures';
+import { cities, districts, makeCart, makeMe, makeMenu, makeProduct, makeStore, virtualStore } from '@/test/fixtures';
 import { mockApi } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
@@ -48,6 +49,22 @@ describe('/menu', () => {
     const menuCall = calls.find((c) => c.url.pathname === '/api/v1/stores/SH001/menu');
     expect(menuCall?.url.searchParams.get('orderType')).toBe('0');
     expect(menuCall?.headers['X-Channel-Id']).toBe('2');
+  });
+
+  it('keeps its place (scroll and category) while a product is open', async () => {
+    api({ 'GET /products/:code': () => makeProduct() });
+    const scrollTo = vi.fn();
+    vi.stubGlobal('scrollTo', scrollTo);
+    vi.stubGlobal('scrollY', 1234);
+    const first = renderApp('/menu');
+    await userEvent.click(await screen.findByTestId('category-DRINK'));
+    await userEvent.click(screen.getByTestId('product-DR001'));
+    await waitFor(() => expect(pathNow()).toBe('/product/DR001'));
+    first.unmount();
+    scrollTo.mockClear();
+    renderApp('/menu');
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 1234));
+    expect(screen.getByTestId('category-DRINK')).toHaveAttribute('aria-current', 'true');
   });
 
   it('switches the order type and asks for that menu', async () => {
@@ -252,6 +269,36 @@ describe('store notices', () => {
     renderApp('/menu');
     await screen.findByTestId('category-PIZZA');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps the marks per user per session: a logged-in user, another user and a new session see it again', async () => {
+    const notice = { content: '今日外送较忙，请耐心等待', popUpModel: 1, leftBtn: null, rightBtn: '好的' };
+    let me = makeMe({ id: 7, isRemindAgain: true });
+    api({ 'GET /stores/default': () => makeStore({ serviceNotice: notice }), 'GET /me': () => me });
+    const seeAndClose = async () => {
+      const view = renderApp('/menu');
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent('今日外送较忙，请耐心等待');
+      await userEvent.click(within(dialog).getByRole('button', { name: '好的' }));
+      view.unmount();
+    };
+    const notShown = async () => {
+      const view = renderApp('/menu');
+      await screen.findByTestId('category-PIZZA');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      view.unmount();
+    };
+    await seeAndClose(); // the visitor
+    await notShown();
+    act(() => useAccount.getState().signIn({ token: 'tok-7', expiresAt: 0, newUser: false, user: me }));
+    await seeAndClose(); // user 7: a different user from the visitor
+    await notShown();
+    me = makeMe({ id: 8, isRemindAgain: true });
+    act(() => useAccount.getState().signIn({ token: 'tok-8', expiresAt: 0, newUser: false, user: me }));
+    await seeAndClose(); // user 8
+    await notShown();
+    window.sessionStorage.clear(); // a new session
+    await seeAndClose();
   });
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ConnectionBadge } from '@/components/ConnectionBadge';
 import { ToastHost, showToast } from '@/components/Toast';
-import { rememberRedirect, useAccount } from '@/features/account';
+import { rememberRedirect, settleRedirect, useAccount } from '@/features/account';
 import { resetSelectedAddress } from '@/features/address';
 import { statusPath, usePayResume } from '@/features/payment';
 import { resetStoreSelection } from '@/features/store';
@@ -40,6 +40,9 @@ export function AppLayout() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [location.pathname]);
+
+  // The login target is held while the login pages are open, dropped elsewhere (spec account §2).
+  useEffect(() => settleRedirect(location.pathname), [location.pathname]);
 
   // 401: logged out, to /login. 407 (登录过期!): also local storage cleared, with the toast.
   const navigate = useNavigate();
@@ -81,7 +84,7 @@ export function AppLayout() {
       {/* Signed in: GET /me and, when due, the privacy and SMS dialogs (a chunk of their own). */}
       {signedIn && (
         <QuietSuspense>
-          <SessionDialogs onSignedOut={clearUserData} />
+          <SessionDialogs onSignedOut={clearUserData} pathname={location.pathname} />
         </QuietSuspense>
       )}
       {/* Shows nothing until a feature opens the "/" socket (it never opens one itself). */}

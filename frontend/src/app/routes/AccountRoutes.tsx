@@ -24,15 +24,18 @@ export function CancellationRoute() {
   return <CancellationPage onSignedOut={useSignedOut()} />;
 }
 
-/** Back in history, or to `fallback` when the page was opened directly. */
-function useBack(fallback: string): () => void {
+/** Back `steps` in history, or to `fallback` when the page was not opened from that far. */
+function useBack(fallback: string, steps = 1): () => void {
   const navigate = useNavigate();
   return () => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (idx > 0) void navigate(-1);
+    if (idx >= steps) void navigate(-steps);
     else void navigate(fallback, { replace: true });
   };
 }
+
+/** An address added from the choosing list (`?pick=1`) is chosen at once (issue 22). */
+const PICK = 'pick';
 
 /** /address (manage) and /address/select, /selectAddress (choose one, then back). */
 export function AddressListRoute({ mode }: { mode: 'manage' | 'select' }) {
@@ -41,7 +44,7 @@ export function AddressListRoute({ mode }: { mode: 'manage' | 'select' }) {
   return (
     <AddressList
       mode={mode}
-      onAdd={() => void navigate('/address/add')}
+      onAdd={() => void navigate(mode === 'select' ? `/address/add?${PICK}=1` : '/address/add')}
       onEdit={(id) => void navigate(`/address/update?id=${id}`)}
       onChosen={back}
     />
@@ -53,7 +56,10 @@ export function AddressFormRoute() {
   const [params] = useSearchParams();
   const raw = params.get('id');
   const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
+  const pick = id === null && params.get(PICK) === '1';
   const back = useBack('/address');
+  // Added while choosing (from checkout): chosen, and back past the list to the page that asked.
+  const backPastList = useBack('/order/submit', 2);
   const selected = useSelectedAddress((s) => s.address);
   const select = useSelectedAddress((s) => s.select);
   return (
@@ -61,6 +67,11 @@ export function AddressFormRoute() {
       id={id}
       searchTips={getInputTips}
       onSaved={(saved) => {
+        if (pick) {
+          select(saved);
+          backPastList();
+          return;
+        }
         // The selected address keeps its fresh fields.
         if (selected?.id === saved.id) select(saved);
         back();

@@ -5,7 +5,8 @@ import { Header } from '@/components/Header';
 import { SearchIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
 import { CartBar, cartToast, useCart } from '@/features/cart';
-import { MenuPage } from '@/features/menu';
+import { useAccount } from '@/features/account';
+import { MenuPage, noticeViewer } from '@/features/menu';
 import { useCurrentStore, useStoreLive, useStoreSelection } from '@/features/store';
 import { useT } from '@/lib/i18n';
 import type { ProductCard } from '@/lib/api/types';
@@ -18,6 +19,7 @@ export function MenuRoute() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const scanning = useScanEntry();
+  const viewerId = useAccount((s) => (s.token ? (s.user?.id ?? null) : null));
   const { store, source, loading, error, reload } = useCurrentStore();
   const orderType = useStoreSelection((s) => s.orderType);
   const setOrderType = useStoreSelection((s) => s.setOrderType);
@@ -105,6 +107,7 @@ export function MenuRoute() {
             onQuickAdd={quickAdd}
             deskNo={deskNo}
             live={live}
+            viewer={noticeViewer(viewerId)}
           />
           <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} />
         </>

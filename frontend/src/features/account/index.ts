@@ -12,5 +12,5 @@ export { SessionDialogs } from './components/SessionDialogs';
 export { PrivacyConsentDialog } from './components/PrivacyConsentDialog';
 export { RequireLogin, GuestOnly } from './components/RequireLogin';
 export { useAccount, useLoggedIn, getToken, resetAccount } from './store/session';
-export { rememberRedirect, takeRedirect, peekRedirect, REDIRECT_TTL_S } from './store/redirect';
+export { rememberRedirect, takeRedirect, peekRedirect, settleRedirect, REDIRECT_TTL_S } from './store/redirect';
 export { maskPhone } from './maskPhone';

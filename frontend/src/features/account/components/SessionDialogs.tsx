@@ -4,7 +4,7 @@ import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import type { Me } from '@/lib/api/types';
 import { decidePrivacy, getMe, updateMarketing } from '../api/account';
-import { marketingShown, privacyRefused, setMarketingShown, setPrivacyRefused } from '../store/consent';
+import { marketingMayAsk, marketingShown, privacyRefused, setMarketingShown, setPrivacyRefused } from '../store/consent';
 import { useAccount } from '../store/session';
 import { SERVER_TOAST_MS } from './formErrors';
 import { PrivacyConsentDialog } from './PrivacyConsentDialog';
@@ -19,9 +19,10 @@ export function wantsMarketing(user: Me): boolean {
 /**
  * After a login (or on start with a token): GET /me; a consentRequired answer asks for privacy
  * consent (agree → recorded; refuse → recorded, session-only cancel flag, logged out locally),
- * then the SMS-notification dialog. Lives once in the app layout.
+ * then the SMS-notification dialog, held until the customer is on a page where it may be asked
+ * (`marketingMayAsk`: never during checkout). Lives once in the app layout.
  */
-export function SessionDialogs({ onSignedOut }: { onSignedOut?: () => void }) {
+export function SessionDialogs({ onSignedOut, pathname }: { onSignedOut?: () => void; pathname: string }) {
   const t = useT();
   const token = useAccount((s) => s.token);
   const setUser = useAccount((s) => s.setUser);
@@ -89,7 +90,7 @@ export function SessionDialogs({ onSignedOut }: { onSignedOut?: () => void }) {
     <>
       <PrivacyConsentDialog open={step === 'privacy'} onAgree={() => void agree()} onRefuse={() => void refuse()} />
       <Dialog
-        open={step === 'marketing'}
+        open={step === 'marketing' && marketingMayAsk(pathname)}
         title={t('mkt.title')}
         confirmText={t('mkt.enable')}
         cancelText={t('mkt.later')}

@@ -24,3 +24,13 @@ export function setMarketingShown(userId: number | null): void {
   if (userId === null) sessionStore.remove(MKT_KEY);
   else sessionStore.set(MKT_KEY, userId);
 }
+
+/**
+ * Where the SMS / personalised-marketing question may be asked (issue 22): never in the middle of
+ * ordering (checkout, paying, the menu), only after an order (its status and detail pages) or on
+ * the customer's own page. Elsewhere the question waits until one of these is reached.
+ */
+const MARKETING_PAGES = ['/my', '/order/status', '/order/info'];
+export function marketingMayAsk(pathname: string): boolean {
+  return MARKETING_PAGES.includes(pathname);
+}

@@ -4,7 +4,7 @@ import { Header } from '@/components/Header';
 import { PinIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
 import { showToast } from '@/components/Toast';
-import { useDebouncedValue } from '@/hooks/useDebouncedValue';
+import { ADDRESS_SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { fieldErrors, isApiError } from '@/lib/api';
 import { useT } from '@/lib/i18n';
@@ -86,7 +86,7 @@ export function AddressFields({ initial, searchTips, onSaved }: { initial: Addre
   const [pasteNote, setPasteNote] = useState<string | null>(null);
   const [keyword, setKeyword] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const settled = useDebouncedValue(keyword, 400);
+  const settled = useDebouncedValue(keyword, ADDRESS_SEARCH_DEBOUNCE_MS);
   const tips = useQuery(settled && settled.trim() ? `tips:${settled.trim()}` : null, (signal) => searchTips((settled ?? '').trim(), undefined, signal));
 
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => {

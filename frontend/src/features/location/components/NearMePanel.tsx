@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { PinIcon, SearchIcon, CloseIcon } from '@/components/Icons';
-import { useDebouncedValue } from '@/hooks/useDebouncedValue';
+import { ADDRESS_SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT } from '@/lib/i18n';
 import type { LngLat, LocationInfo, Poi } from '@/lib/api/types';
@@ -93,7 +93,7 @@ function AddressSearch({ onPick }: { onPick: (poi: Poi) => void }) {
   const lang = useLang();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
-  const keyword = useDebouncedValue(text.trim(), 500);
+  const keyword = useDebouncedValue(text.trim(), ADDRESS_SEARCH_DEBOUNCE_MS);
   const city = useLocation((s) => s.location?.city);
   const tips = useQuery(open && keyword ? `tips:${keyword}:${city ?? ''}:${lang}` : null, (signal) => getInputTips(keyword, city, signal));
   // Suggestions without an address or a point are dropped (spec ordering §5).

@@ -16,6 +16,8 @@ import type { OrderType } from '@/lib/orders';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { getMenu, visibleCategories } from '../api/menu';
 import { withLiveSoldOut, withLiveStatus } from '../live';
+import { noticeMark, noticeViewer } from '../noticeMark';
+import { forgetMenuPlace, keepMenuPlace, menuPlaceKey, peekMenuPlace } from '../scrollMemory';
 import './MenuPage.css';
 
 export interface MenuPageProps {
@@ -35,6 +37,8 @@ export interface MenuPageProps {
   deskNo?: string | null;
   /** The store's latest `store:update` (its staff's status and sold-out list), over the loaded menu. */
   live?: StoreUpdateEvent | null;
+  /** Whose menu this is, for the notice marks: `noticeViewer(userId)`; a visitor by default. */
+  viewer?: string;
 }
 
 /** Products the tile may add at once: singles (no sizes, flavours or rounds), not sold out. */
@@ -49,7 +53,7 @@ function fromPriced(p: ProductCard): boolean {
   return p.productType === 1 || p.productType === 9;
 }
 
-export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null }: MenuPageProps) {
+export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null, viewer = noticeViewer(null) }: MenuPageProps) {
   const store = useMemo(() => withLiveStatus(loaded, live), [loaded, live]);
   const t = useT();
   const lang = useLang();
@@ -142,7 +146,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
           <span className="notice__marquee">{store.businessNotice}</span>
         </div>
       )}
-      <ServiceNotice store={store} />
+      <ServiceNotice store={store} viewer={viewer} />
 
       {menu.loading ? (
         <Loading page />
@@ -152,6 +156,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
         <Empty text={t('menu.empty')} />
       ) : (
         <CategoryBrowser
+          placeKey={menuPlaceKey(store.storeCode, effectiveType)}
           categories={categories}
           onOpenProduct={onOpenProduct}
           onQuickAdd={isVirtual ? undefined : onQuickAdd}
@@ -165,6 +170,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
 }
 
 function CategoryBrowser({
+  placeKey,
   categories,
   onOpenProduct,
   onQuickAdd,
@@ -172,6 +178,8 @@ function CategoryBrowser({
   lang,
   recommendLabel,
 }: {
+  /** Which menu this is, for its place while a product is open. */
+  placeKey: string;
   categories: ReturnType<typeof visibleCategories>;
   onOpenProduct: (code: string) => void;
   onQuickAdd?: (product: ProductCard) => void;
@@ -179,10 +187,28 @@ function CategoryBrowser({
   lang: string;
   recommendLabel: string;
 }) {
-  const [active, setActive] = useState(categories[0]?.categoryCode ?? '');
+  // Back from a product: the place the menu had when it was opened.
+  const [place] = useState(() => peekMenuPlace(placeKey));
+  const [active, setActive] = useState(place?.category ?? categories[0]?.categoryCode ?? '');
   const sections = useRef(new Map<string, HTMLElement>());
   const rail = useRef<HTMLElement | null>(null);
   const clickLock = useRef(0);
+
+  useEffect(() => {
+    if (!place) return undefined;
+    // After the layout's scroll to the top on a page change, which runs after this effect.
+    const id = window.setTimeout(() => {
+      window.scrollTo(0, place.y);
+      if (rail.current) rail.current.scrollTop = place.railTop;
+      forgetMenuPlace();
+    }, 0);
+    return () => window.clearTimeout(id);
+  }, [place]);
+
+  const open = (code: string) => {
+    keepMenuPlace(placeKey, { y: window.scrollY, category: active, railTop: rail.current?.scrollTop ?? 0 });
+    onOpenProduct(code);
+  };
 
   const onScroll = useCallback(() => {
     if (Date.now() < clickLock.current) return;
@@ -255,7 +281,7 @@ function CategoryBrowser({
                 fromPrice={fromPriced(p)}
                 soldOut={p.soldOut}
                 badge={p.recommendType === 1 || p.recommendType === 2 ? recommendLabel : null}
-                onOpen={() => onOpenProduct(p.productCode)}
+                onOpen={() => open(p.productCode)}
                 onAdd={onQuickAdd && quickAddable(p) ? () => onQuickAdd(p) : undefined}
                 addLabel={addLabel(p.productName)}
               />
@@ -267,11 +293,11 @@ function CategoryBrowser({
   );
 }
 
-/** The store's service notice: pop-up model 1 a dialog, 2 a toast; once per store per session. */
-function ServiceNotice({ store }: { store: Store }) {
+/** The store's service notice: pop-up model 1 a dialog, 2 a toast; once per user, store and session. */
+function ServiceNotice({ store, viewer }: { store: Store; viewer: string }) {
   const t = useT();
   const notice = store.serviceNotice;
-  const key = `notice:${store.storeCode}`;
+  const key = noticeMark(viewer, store.storeCode);
   const [open, setOpen] = useState(() => !!notice && notice.popUpModel === 1 && !sessionStore.get<boolean>(key));
   useEffect(() => {
     if (!notice || sessionStore.get<boolean>(key)) return;

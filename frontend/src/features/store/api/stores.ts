@@ -72,8 +72,9 @@ export async function getNearbyStores(point: LngLat, signal?: AbortSignal): Prom
 }
 
 /**
- * Stores delivering to a point, nearest first (5 s timeout; network and server failures retried up
- * to 3 times; the lookup's own answers, errCode "02", are final and carry the message to show).
+ * Stores delivering to a point, nearest first. Spec ordering §3 and §9: 5 s timeout, up to 3 retries
+ * while the answer's errCode is not '00' (the lookup's own "02" answers included); the last error,
+ * with its message, is what the caller shows.
  */
 export async function getStoresByPoint(point: LngLat, isBookOrder = false, signal?: AbortSignal): Promise<Store[]> {
   let last: unknown;
@@ -88,7 +89,7 @@ export async function getStoresByPoint(point: LngLat, isBookOrder = false, signa
     } catch (e) {
       last = e;
       if (signal?.aborted) throw e;
-      if (!(e instanceof ApiError) || !(e.isNetwork || e.status >= 500)) throw e;
+      if (!(e instanceof ApiError)) throw e;
     }
   }
   throw last;

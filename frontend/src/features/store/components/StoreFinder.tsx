@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Empty } from '@/components/Empty';
 import { Loading } from '@/components/Loading';
 import { SearchIcon, CloseIcon } from '@/components/Icons';
-import { useDebouncedValue } from '@/hooks/useDebouncedValue';
+import { ADDRESS_SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@/hooks/useDebouncedValue';
 import { useQuery } from '@/hooks/useQuery';
 import { pickLang, useLang, useT, type MessageKey } from '@/lib/i18n';
 import type { City, LngLat, Store } from '@/lib/api/types';
@@ -177,7 +177,7 @@ function SearchTab({ currentStoreCode, onChoose }: ListProps) {
   const lang = useLang();
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(params.get('q') ?? '');
-  const keyword = useDebouncedValue(text.trim(), 500);
+  const keyword = useDebouncedValue(text.trim(), ADDRESS_SEARCH_DEBOUNCE_MS);
   const stores = useQuery(keyword ? `store-search:${keyword}:${lang}` : null, (signal) => searchStores({ keyword }, signal));
   const submit = () => {
     const p = new URLSearchParams(params);
