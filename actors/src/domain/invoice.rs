@@ -170,6 +170,7 @@ impl Invoice {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     const CODE: &str = "91310000MA1FL8XQ3K";
