@@ -19,6 +19,7 @@ use actors::db::users::UserRepo;
 use actors::domain::address::{is_illegal, ContactName};
 use actors::domain::catalog::{LngLat, StoreStatus, DELIVERY, DINE_IN};
 use actors::domain::hours::{china_time, is_open_at};
+use actors::domain::invoice::{Invoice, InvoiceError, InvoiceInput};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_status::PaymentType;
@@ -49,6 +50,8 @@ pub struct SubmitBody {
     pub tableware: u32,
     #[serde(default)]
     pub is_need_invoice: bool,
+    /// Required when `isNeedInvoice` is true; ignored otherwise.
+    pub invoice: Option<InvoiceBody>,
     /// online or offline (cash on delivery, delivery only).
     pub payment_type: String,
     pub order_product_amount: f64,
@@ -56,6 +59,38 @@ pub struct SubmitBody {
     pub freight_amount: f64,
     pub order_amount: f64,
     pub shopping_car_version: Option<i64>,
+}
+
+/// The invoice as typed: `kind` personal or company; `title` 1–100 characters; `taxNo` 15, 18
+/// or 20 digits or capital letters, required for a company; `email` where the e-invoice goes.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceBody {
+    pub kind: String,
+    #[serde(default)]
+    pub title: String,
+    pub tax_no: Option<String>,
+    #[serde(default)]
+    pub email: String,
+}
+
+/// The invoice to keep on the order: none unless asked for, and then a valid one.
+fn invoice_of(body: &SubmitBody) -> ApiResult<Option<Invoice>> {
+    if !body.is_need_invoice {
+        return Ok(None);
+    }
+    let typed = body.invoice.as_ref().ok_or(InvoiceError::Missing);
+    typed
+        .and_then(|i| {
+            Invoice::parse(InvoiceInput {
+                kind: &i.kind,
+                title: &i.title,
+                tax_no: i.tax_no.as_deref(),
+                email: &i.email,
+            })
+        })
+        .map(Some)
+        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -210,6 +245,7 @@ async fn attempt(
     }
     let remark = Remark::parse(&body.remark, body.contactless)
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+    let invoice = invoice_of(body)?;
 
     // Where it goes and who receives it.
     let profile = UserRepo::new(state.db.clone()).get(user.user_id).await?;
@@ -369,7 +405,8 @@ async fn attempt(
             "storeName": store.name, "storeAddress": store.address, "storeTel": store.store_tel,
             "address": address_doc, "receiverName": name, "receiverMobile": mobile.as_str(),
             "deskNo": if order_type == DINE_IN { desk.as_ref().map(|d| d.desk_no.clone()) } else { None },
-            "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": body.is_need_invoice,
+            "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": invoice.is_some(),
+            "invoice": invoice,
             "rules": rules, "items": items,
             "breakdown": serde_json::to_value(&breakdown).unwrap_or_default(),
         }),

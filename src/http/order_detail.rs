@@ -18,7 +18,7 @@ use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Comm
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
 use actors::domain::view_token::{verify, view_token};
-use actors::orders::view::{order_breakdown, order_eta, steps, Step};
+use actors::orders::view::{invoice, order_breakdown, order_eta, steps, InvoiceView, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
@@ -114,6 +114,9 @@ pub struct OrderDetailDto {
     pub remark: String,
     pub tableware: u32,
     pub is_need_invoice: bool,
+    /// The invoice's details when one was asked for (every field null on orders from before
+    /// they were recorded).
+    pub invoice: Option<InvoiceView>,
     /// The cart's lines as they were priced at submit.
     #[schema(value_type = Vec<CartItemDto>)]
     pub lines: Vec<Value>,
@@ -246,6 +249,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .get("isNeedInvoice")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        invoice: invoice(doc),
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
         rules: doc.get("rules").cloned().unwrap_or_default(),
         breakdown: BreakdownView::from(&order_breakdown(&order)),

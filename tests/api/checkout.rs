@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 const MINUTE: i64 = 60_000;
 
-async fn reserve(app: &TestApp, token: &str, body: Value) -> Answer {
+pub(crate) async fn reserve(app: &TestApp, token: &str, body: Value) -> Answer {
     app.clock.advance_ms(1_000); // past the 380 ms anti-repeat
     cart_call(
         app,
@@ -22,7 +22,7 @@ async fn reserve(app: &TestApp, token: &str, body: Value) -> Answer {
 }
 
 /// An address at the flagship's door (inside its delivery area).
-async fn home_address(app: &TestApp, token: &str) -> i64 {
+pub(crate) async fn home_address(app: &TestApp, token: &str) -> i64 {
     let sh001 = demo()
         .stores
         .into_iter()
@@ -40,7 +40,7 @@ async fn home_address(app: &TestApp, token: &str) -> i64 {
         .unwrap()
 }
 
-fn submit_body(cart: &Value, address: Option<i64>, payment: &str) -> Value {
+pub(crate) fn submit_body(cart: &Value, address: Option<i64>, payment: &str) -> Value {
     json!({
         "orderType": cart["orderType"], "isBookOrder": cart["isBookOrder"],
         "plannedDeliverTime": cart["orderTime"], "consignAddressId": address,
@@ -52,7 +52,7 @@ fn submit_body(cart: &Value, address: Option<i64>, payment: &str) -> Value {
     })
 }
 
-async fn submit(app: &TestApp, token: &str, body: &Value, key: &str) -> Answer {
+pub(crate) async fn submit(app: &TestApp, token: &str, body: &Value, key: &str) -> Answer {
     app.call(
         Method::POST,
         "/api/v1/orders",
@@ -63,7 +63,7 @@ async fn submit(app: &TestApp, token: &str, body: &Value, key: &str) -> Answer {
     .await
 }
 
-async fn orders_of(app: &TestApp, token: &str) -> i64 {
+pub(crate) async fn orders_of(app: &TestApp, token: &str) -> i64 {
     let me = app.get_auth("/api/v1/me", Some(token)).await;
     let id = me.assert_ok()["id"]
         .as_i64()

@@ -113,7 +113,8 @@ async fn the_kitchen_reads_zh_lines_and_the_flags_of_an_order_placed_in_en() {
         &app,
         "13512380001",
         items,
-        json!({"contactless": true, "remark": "ring twice", "tableware": 3, "isNeedInvoice": true}),
+        json!({"contactless": true, "remark": "ring twice", "tableware": 3, "isNeedInvoice": true,
+            "invoice": {"kind": "company", "title": "Acme Ltd", "taxNo": "91310000MA1FL8XQ3K", "email": "ap@acme.com"}}),
     )
     .await;
     let staff = tablet_login(&app, "SH001").await;
@@ -179,7 +180,7 @@ async fn the_kitchen_reads_zh_lines_and_the_flags_of_an_order_placed_in_en() {
     assert_eq!(card["tableware"], 3);
     assert_eq!(
         card["invoice"],
-        json!({"title": null, "taxNo": null, "email": null})
+        json!({"kind": "company", "title": "Acme Ltd", "taxNo": "91310000MA1FL8XQ3K", "email": "ap@acme.com"})
     );
     assert_eq!(card["storeName"], "人民广场旗舰店");
     assert_eq!(card["closedBy"], Value::Null);

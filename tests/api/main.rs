@@ -12,6 +12,7 @@ mod envelope;
 mod geo;
 mod health;
 mod helpers;
+mod invoice;
 mod kitchen;
 mod menu;
 mod metrics;

@@ -11,6 +11,7 @@ pub mod channel;
 pub mod effective;
 pub mod geo;
 pub mod hours;
+pub mod invoice;
 pub mod kitchen;
 pub mod lang;
 pub mod menu;

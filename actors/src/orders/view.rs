@@ -13,11 +13,15 @@ use crate::domain::remark::CONTACTLESS_PREFIX;
 use serde::Serialize;
 use serde_json::Value;
 
-/// The invoice the customer asked for. Orders keep only "requested" until checkout records a
-/// title, tax number and email (`doc.invoice`); those show when present.
+/// The invoice the customer asked for, from the order's `doc.invoice` (checkout records it
+/// whenever `isNeedInvoice` is set). Orders from before invoices were recorded kept only
+/// "requested": those show with every field null.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceView {
+    /// personal or company.
+    pub kind: Option<String>,
     pub title: Option<String>,
     pub tax_no: Option<String>,
     pub email: Option<String>,
@@ -140,7 +144,7 @@ fn text(doc: &Value, key: &str) -> String {
         .to_string()
 }
 
-fn invoice(doc: &Value) -> Option<InvoiceView> {
+pub fn invoice(doc: &Value) -> Option<InvoiceView> {
     let details = doc.get("invoice").filter(|v| v.is_object());
     let asked = doc.get("isNeedInvoice").and_then(Value::as_bool) == Some(true);
     if !asked && details.is_none() {
@@ -154,6 +158,7 @@ fn invoice(doc: &Value) -> Option<InvoiceView> {
             .map(String::from)
     };
     Some(InvoiceView {
+        kind: field("kind"),
         title: field("title"),
         tax_no: field("taxNo"),
         email: field("email"),

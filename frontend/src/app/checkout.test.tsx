@@ -153,7 +153,8 @@ describe('/order/submit', () => {
         key = headerOf(init, 'Idempotency-Key');
         return { orderNo: 'P20261124001', orderId: 1, orderAmount: 93.2, payable: 93.2, paymentType: 'offline', state: 7, orderType: 0, orderTime: ASAP };
       },
-      'GET /orders/:no': () => makeOrder({ orderTime: ASAP }),
+      'GET /orders/:no': () =>
+        makeOrder({ orderTime: ASAP, isNeedInvoice: true, invoice: { kind: 'company', title: '上海某某科技有限公司', taxNo: '91310000MA1FL8XQ3K', email: 'fp@example.cn' } }),
     });
     logIn();
     renderApp('/order/submit');
@@ -162,6 +163,21 @@ describe('/order/submit', () => {
     await userEvent.click(screen.getByTestId('checkout-contactless'));
     await userEvent.click(screen.getByTestId('checkout-invoice'));
     await userEvent.click(screen.getByTestId('checkout-pay-offline'));
+    // The invoice form is empty: submitting shows what to fill and sends nothing.
+    await userEvent.click(screen.getByTestId('checkout-submit'));
+    expect(screen.getByTestId('invoice-error-title')).toHaveTextContent('请填写发票抬头');
+    expect(screen.getByTestId('invoice-error-email')).toHaveTextContent('请填写接收电子发票的邮箱');
+    expect(order).toBeNull();
+    await userEvent.click(screen.getByTestId('invoice-kind-company'));
+    expect(screen.getByTestId('invoice-error-taxNo')).toHaveTextContent('单位发票请填写税号');
+    await userEvent.type(screen.getByTestId('invoice-title'), '上海某某科技有限公司');
+    await userEvent.type(screen.getByTestId('invoice-taxno'), '91310000ma1fl8xq3');
+    expect(screen.getByTestId('invoice-error-taxNo')).toHaveTextContent('税号须为15、18或20位数字或大写字母');
+    await userEvent.type(screen.getByTestId('invoice-taxno'), 'k');
+    expect(screen.queryByTestId('invoice-error-taxNo')).toBeNull();
+    await userEvent.type(screen.getByTestId('invoice-email'), 'fp@example');
+    expect(screen.getByTestId('invoice-error-email')).toHaveTextContent('发票邮箱格式错误');
+    await userEvent.type(screen.getByTestId('invoice-email'), '.cn');
     await userEvent.click(screen.getByTestId('checkout-submit'));
     await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P20261124001'));
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
@@ -177,6 +193,7 @@ describe('/order/submit', () => {
       contactless: true,
       tableware: 1,
       isNeedInvoice: true,
+      invoice: { kind: 'company', title: '上海某某科技有限公司', taxNo: '91310000MA1FL8XQ3K', email: 'fp@example.cn' },
       paymentType: 'offline',
       orderProductAmount: 107,
       activityAmount: 19.8,
@@ -185,6 +202,7 @@ describe('/order/submit', () => {
       shoppingCarVersion: 3,
     });
     expect(await screen.findByTestId('order-state')).toHaveTextContent('货到付款');
+    expect(screen.getByTestId('order-invoice')).toHaveTextContent('发票单位抬头上海某某科技有限公司税号91310000MA1FL8XQ3K邮箱fp@example.cn');
     expect(screen.getByTestId('order-no')).toHaveTextContent('P20261124001');
     expect(screen.getByTestId('order-store')).toHaveTextContent('人民广场旗舰店');
     expect(screen.getByTestId('order-lines')).toHaveTextContent('超级至尊比萨');

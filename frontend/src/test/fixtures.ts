@@ -377,6 +377,7 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     remark: '',
     tableware: 1,
     isNeedInvoice: false,
+    invoice: null,
     lines: cart.items,
     breakdown: cart.breakdown,
     createdAt: at - 60_000,

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useAccount } from '@/features/account';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
@@ -71,9 +72,12 @@ export function CheckoutRoute() {
     return result.ok;
   };
 
+  const userId = useAccount((s) => s.user?.id ?? null);
+
   return (
     <>
       <CheckoutPage
+        userId={userId}
         cart={blocked ? null : cart}
         cartError={status === 'error' ? (cartError?.message ?? null) : null}
         cartBusy={busy}

@@ -1688,6 +1688,28 @@ export interface components {
             payInfo: Record<string, never> | null;
             paymentId: string;
         };
+        /**
+         * @description The invoice as typed: `kind` personal or company; `title` 1–100 characters; `taxNo` 15, 18
+         *     or 20 digits or capital letters, required for a company; `email` where the e-invoice goes.
+         */
+        InvoiceBody: {
+            email?: string;
+            kind: string;
+            taxNo?: string | null;
+            title?: string;
+        };
+        /**
+         * @description The invoice the customer asked for, from the order's `doc.invoice` (checkout records it
+         *     whenever `isNeedInvoice` is set). Orders from before invoices were recorded kept only
+         *     "requested": those show with every field null.
+         */
+        InvoiceView: {
+            email: string | null;
+            /** @description personal or company. */
+            kind: string | null;
+            taxNo: string | null;
+            title: string | null;
+        };
         LineRef: {
             id: string;
         };
@@ -1868,6 +1890,7 @@ export interface components {
             freightAmount: number;
             /** @description Every transition with its time, oldest first. */
             history: components["schemas"]["HistoryDto"][];
+            invoice: null | components["schemas"]["InvoiceView"];
             isBookOrder: boolean;
             isNeedInvoice: boolean;
             /** @description The cart's lines as they were priced at submit. */
@@ -2541,6 +2564,7 @@ export interface components {
             deskNo?: string | null;
             /** Format: double */
             freightAmount: number;
+            invoice?: null | components["schemas"]["InvoiceBody"];
             isBookOrder?: boolean;
             isNeedInvoice?: boolean;
             /** Format: double */

@@ -16,6 +16,8 @@ import type { OrderType, PaymentType } from '@/lib/orders';
 import { storeAddress, storeName } from '@/utils/storeDisplay';
 import { submitOrder } from '../api/checkout';
 import { buildOrder, IdempotencyKeys, paymentTypesFor, REMARK_MAX, TABLEWARE_MAX } from '../submit';
+import { invoiceBody, invoiceProblems, loadInvoice, saveInvoice, type InvoiceDraft, type InvoiceField } from '../invoice';
+import { InvoiceForm } from './InvoiceForm';
 import { TimePicker } from './TimePicker';
 import './Checkout.css';
 
@@ -26,6 +28,8 @@ export const ITEMS_SOLD_OUT = '-7';
 const ERROR_TOAST_MS = 3000;
 
 export interface CheckoutPageProps {
+  /** The logged-in user: the invoice details are remembered per user. */
+  userId?: number | null;
   cart: Cart | null;
   /** The cart could not be read (first read failed). */
   cartError?: string | null;
@@ -88,6 +92,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
 
 function CheckoutForm({
   cart,
+  userId = null,
   cartBusy,
   store,
   address,
@@ -104,6 +109,8 @@ function CheckoutForm({
   const [contactless, setContactless] = useState(false);
   const [tableware, setTableware] = useState(1);
   const [invoice, setInvoice] = useState(false);
+  const [invoiceDraft, setInvoiceDraft] = useState<InvoiceDraft>(() => loadInvoice(userId));
+  const [invoiceTouched, setInvoiceTouched] = useState<Partial<Record<InvoiceField, boolean>>>({});
   const [payment, setPayment] = useState<PaymentType>('online');
   const [method, setMethod] = useState<PayMethod | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -141,6 +148,7 @@ function CheckoutForm({
     if (cart.items.length === 0) return 'cart.noValidItems';
     if (delivery && !address) return 'checkout.address.required';
     if (delivery && address?.illegal) return 'checkout.address.illegal';
+    if (invoice && Object.keys(invoiceProblems(invoiceDraft)).length > 0) return 'checkout.invoiceForm.fix';
     return null;
   };
 
@@ -148,15 +156,18 @@ function CheckoutForm({
     if (submitting || cartBusy) return;
     const p = problem();
     if (p) {
+      if (p === 'checkout.invoiceForm.fix') setInvoiceTouched({ title: true, taxNo: true, email: true });
       showToast(t(p), ERROR_TOAST_MS);
       return;
     }
     const order = buildOrder(cart, { address, remark, contactless, tableware, invoice, paymentType: payType });
+    if (invoice) order.invoice = invoiceBody(invoiceDraft);
     const key = keys.current.keyFor(order);
     setSubmitting(true);
     try {
       const reply = await submitOrder(order, key);
       keys.current.forget();
+      if (invoice) saveInvoice(userId, invoiceDraft);
       onSubmitted(reply, reply.paymentType === 'offline' ? null : payMethod);
     } catch (e) {
       if (isApiError(e) && (e.errCode === AMOUNTS_CHANGED || e.errCode === ITEMS_SOLD_OUT) && isCart(e.data)) {
@@ -289,6 +300,14 @@ function CheckoutForm({
           <Check checked={invoice} onChange={setInvoice} testId="checkout-invoice">
             {t('checkout.invoice')}
           </Check>
+          {invoice && (
+            <InvoiceForm
+              value={invoiceDraft}
+              onChange={setInvoiceDraft}
+              touched={invoiceTouched}
+              onTouch={(f) => setInvoiceTouched((prev) => ({ ...prev, [f]: true }))}
+            />
+          )}
         </section>
 
         <section className="co-card" aria-label={t('checkout.payment')}>

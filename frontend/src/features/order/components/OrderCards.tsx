@@ -149,3 +149,32 @@ export function RemarkCard({ order }: { order: OrderDetail }) {
     </section>
   );
 }
+
+/** The invoice the customer asked for, as the order keeps it (older orders: none of the fields). */
+export function InvoiceCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const inv = order.invoice;
+  if (!order.isNeedInvoice || !inv) return null;
+  const rows: [MessageKey, string | null | undefined][] = [
+    ['order.invoice.title', inv.title],
+    ['order.invoice.taxNo', inv.taxNo],
+    ['order.invoice.email', inv.email],
+  ];
+  const kind = inv.kind === 'company' || inv.kind === 'personal' ? t(`checkout.invoiceForm.${inv.kind}`) : '';
+  return (
+    <section className="ost-card" data-testid="order-invoice">
+      <div className="ost-row">
+        <span>{t('order.invoice')}</span>
+        <span>{kind}</span>
+      </div>
+      {rows
+        .filter(([, v]) => !!v)
+        .map(([label, v]) => (
+          <div className="ost-row" key={label}>
+            <span>{t(label)}</span>
+            <span>{v}</span>
+          </div>
+        ))}
+    </section>
+  );
+}

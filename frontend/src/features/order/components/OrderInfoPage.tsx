@@ -9,7 +9,7 @@ import { formatDateTime } from '@/utils/time';
 import { getOrder } from '../api/order';
 import { refundedAttempts, refundStateKey } from '../refunds';
 import { isCancelledState, orderStateLabel, orderStateTone, stepLabelKey } from '../labels';
-import { OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
+import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
 import { Stars } from './Stars';
 import './Order.css';
 
@@ -61,6 +61,7 @@ function InfoView({ order }: { order: OrderDetail }) {
       <OrderInfoCard order={order} />
       <OrderLinesCard order={order} />
       <RemarkCard order={order} />
+      <InvoiceCard order={order} />
       {refunds.length > 0 && (
         <section className="ost-card" aria-label={t('order.refunds.title')} data-testid="order-refunds">
           <h2 className="ost-card__title">{t('order.refunds.title')}</h2>

@@ -11,7 +11,7 @@ import { cancelOrder, refundOrder } from '../api/order';
 import { useOrderTracker } from '../hooks/useOrderTracker';
 import { isCancelledState, isClosedState, isUnpaidState, orderStateLabel, orderStateTone } from '../labels';
 import { stepIndex } from '../tracking';
-import { OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
+import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
 import { RefundFailedDialog, refundFailure } from './RefundFailedDialog';
 import { EtaLine, LiveChip, StepTracker } from './StepTracker';
 import './Order.css';
@@ -222,6 +222,7 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
       <OrderInfoCard order={order} />
       <OrderLinesCard order={order} />
       <RemarkCard order={order} />
+      <InvoiceCard order={order} />
 
       <div className="ost-actions">
         {owner && order.canCancel && stepIndex(order.progress) < 0 && !closed && (
