@@ -102,7 +102,8 @@ test('the kitchen reads zh halves and flags of an order placed in en, prints it,
         { productCode: 'HF001', selection: { sizeCode: '14', pastryCode: 'CHEESE', flavorCodes: ['F-SPICY', 'F-MARGHERITA'] } },
         { productCode: 'DR001', quantity: 2 },
       ],
-      { contactless: true, remark: 'Please ring twice', tableware: 2, isNeedInvoice: true },
+      { contactless: true, remark: 'Please ring twice', tableware: 2, isNeedInvoice: true,
+        invoice: { kind: 'company', title: 'Acme Ltd', taxNo: '91310000MA1FL8XQ3K', email: 'ap@acme.com' } },
     );
 
     const card = tab.getByTestId(`tablet-order-${orderNo}`);
