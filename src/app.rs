@@ -125,6 +125,7 @@ impl Application {
         let stores = StoreBoards::start(
             db.clone(),
             (realtime.bus.clone(), board_peers(&settings).await?),
+            realtime.presence.clone(),
             clock.clone(),
             actor_thread.clone(),
             actors::stores::IDLE,
@@ -150,7 +151,6 @@ impl Application {
         };
         let state = AppState {
             stores,
-            presence: realtime.presence.clone(),
             orders,
             payments,
             sandbox_payments: payment.sandbox,
@@ -173,6 +173,11 @@ impl Application {
             io: realtime.io,
         };
 
+        crate::realtime::setup::serve_presence(
+            realtime.presence_changes,
+            state.stores.clone(),
+            state.io.clone(),
+        );
         let _ = realtime
             .order_watch
             .set(Arc::new(http::order_detail::WatchOrders(state.clone())));

@@ -16,7 +16,6 @@ use actors::orders::OrderRegistry;
 use actors::payments::PaymentService;
 use actors::providers::maps::MapsProvider;
 use actors::providers::sms::SmsProvider;
-use actors::stores::presence::TabletPresence;
 use actors::stores::StoreBoards;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -49,10 +48,9 @@ pub struct AppState {
     /// One OrderSession actor per active order.
     pub orders: Arc<OrderRegistry>,
     pub payments: Arc<PaymentService>,
-    /// What each store's staff set live: status, notice, sold-out products.
+    /// What each store's staff set live (status, notice, sold-out products), its tablets'
+    /// live queue and which of its tablets are online, across nodes.
     pub stores: Arc<StoreBoards>,
-    /// Which stores have a tablet online, across nodes.
-    pub presence: Arc<dyn TabletPresence>,
     /// Set while the sandbox payment provider is configured: its cashier routes use it.
     pub sandbox_payments: Option<Arc<SandboxPayments>>,
     /// Where the payment provider POSTs its notifies (scheme://host:port, no trailing '/').

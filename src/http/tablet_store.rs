@@ -38,8 +38,8 @@ pub struct StoreBoardDto {
 
 async fn board(state: &AppState, ctx: &Ctx, shown: &Store, live: &StoreLive) -> StoreBoardDto {
     let presence = state
-        .presence
-        .status(&shown.store_code, state.clock.now_ms())
+        .stores
+        .presence(&shown.store_code, state.clock.now_ms())
         .await;
     StoreBoardDto {
         store_code: shown.store_code.clone(),
@@ -268,7 +268,7 @@ pub async fn unattended(
     let snapshot = state.catalogue.get().await;
     let mut out = Vec::new();
     for (store_code, count, oldest) in waiting {
-        let presence = state.presence.status(&store_code, now).await;
+        let presence = state.stores.presence(&store_code, now).await;
         if presence.online > 0 {
             continue;
         }

@@ -18,6 +18,7 @@ use actors::clock::Clock;
 use actors::db::staff::StaffRepo;
 use actors::db::Db;
 use actors::stores::presence::{LocalPresence, RedisPresence, TabletPresence, HEARTBEAT_MS};
+use actors::stores::StoreBoards;
 use anyhow::Context;
 use std::sync::Arc;
 
@@ -30,8 +31,11 @@ pub struct Realtime {
     pub bus: Arc<dyn Bus>,
     /// Filled by the app once its state exists: what `order:watch` reads.
     pub order_watch: gateway::OrderWatchSlot,
-    /// Which stores have a tablet online (across nodes with Redis).
+    /// Where tablets' presence is recorded (this node's memory, or Redis across nodes); the
+    /// store actors write it, in order, from `presence_changes` (see [`serve_presence`]).
     pub presence: Arc<dyn TabletPresence>,
+    /// The gateway's reports of tablet sockets coming and going.
+    pub presence_changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
 }
 
 /// `redis`: the url and key prefix when Redis is configured. Must run inside the runtime: it
@@ -65,13 +69,7 @@ pub async fn start(
         None => Arc::new(LocalPresence::new(clock.now_ms())),
     };
     tokio::spawn(heartbeat(presence.clone(), clock.clone()));
-    let (feed, changes) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(apply_presence(
-        presence.clone(),
-        changes,
-        io.clone(),
-        clock.clone(),
-    ));
+    let (feed, presence_changes) = tokio::sync::mpsc::unbounded_channel();
     let order_watch = gateway::OrderWatchSlot::default();
     gateway::install(
         &io,
@@ -90,24 +88,32 @@ pub async fn start(
         bus,
         order_watch,
         presence,
+        presence_changes,
     })
 }
 
-/// Applies tablet comings and goings in order, then tells the store's tablets (on every node)
-/// how many of them are online: `store:presence {storeCode, tabletsOnline, noTabletSince}`.
-async fn apply_presence(
-    presence: Arc<dyn TabletPresence>,
-    mut changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
+/// Started once the store actors exist: hands each tablet's coming or going to its store's
+/// actor, in the order the gateway saw them, then tells the store's tablets (on every node) how
+/// many of them are online: `store:presence {storeCode, tabletsOnline, noTabletSince}`.
+pub fn serve_presence(
+    changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
+    stores: Arc<StoreBoards>,
     io: SocketIo,
-    clock: Clock,
+) {
+    tokio::spawn(apply_presence(changes, stores, io));
+}
+
+async fn apply_presence(
+    mut changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
+    stores: Arc<StoreBoards>,
+    io: SocketIo,
 ) {
     while let Some(c) = changes.recv().await {
-        if c.connected {
-            presence.connected(&c.store_code, &c.tablet, c.at).await;
+        let now = if c.connected {
+            stores.tablet_joined(&c.store_code, &c.tablet, c.at).await
         } else {
-            presence.disconnected(&c.store_code, &c.tablet, c.at).await;
-        }
-        let now = presence.status(&c.store_code, clock.now_ms()).await;
+            stores.tablet_left(&c.store_code, &c.tablet, c.at).await
+        };
         let payload = serde_json::json!({
             "storeCode": c.store_code,
             "tabletsOnline": now.online,

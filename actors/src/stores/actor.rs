@@ -2,9 +2,13 @@
 //! time (an atomic response holds the mailbox until the message's writes are done), so the
 //! board it lends out moves forward one whole change at a time, and it stops when nobody has
 //! read or changed the store for a while. It also holds the store's live queue, the orders
-//! its tablets list (see `queue.rs` for why a read of it is exact on every node).
+//! its tablets list (see `queue.rs` for why a read of it is exact on every node), and its
+//! tablets' presence: which of this node's tablets are connected. It does not stop while one
+//! is, and it applies their comings and goings one at a time, so the record other nodes read
+//! (`presence.rs`) never has a store's last departure overtake a later arrival.
 
 use super::cell::{stale, BoardCell};
+use super::presence::{PresenceStatus, TabletPresence};
 use super::queue::{is_active, merge, to_read, LiveQueue, QueueEntry, ACTIVE};
 use crate::bus::{Bus, Event};
 use crate::clock::Clock;
@@ -14,7 +18,7 @@ use crate::db::DbError;
 use crate::domain::catalog::{Store, StoreStatus};
 use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
 use actix::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -29,6 +33,9 @@ pub struct StoreActor {
     /// Written only by this actor's messages, one at a time; the lock is never held across
     /// an await (it is there so a message's future can own a handle to it).
     queue: Arc<Mutex<LiveQueue>>,
+    presence: Arc<dyn TabletPresence>,
+    /// This node's tablets of the store (socket ids) connected now.
+    tablets: HashSet<String>,
     idle: Duration,
     last_used: Instant,
 }
@@ -40,6 +47,7 @@ impl StoreActor {
         (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
         clock: Clock,
         (cell, queue): (Arc<BoardCell>, Arc<Mutex<LiveQueue>>),
+        presence: Arc<dyn TabletPresence>,
         idle: Duration,
     ) -> StoreActor {
         StoreActor {
@@ -51,6 +59,8 @@ impl StoreActor {
             clock,
             cell,
             queue,
+            presence,
+            tablets: HashSet::new(),
             idle,
             last_used: Instant::now(),
         }
@@ -82,7 +92,9 @@ impl Actor for StoreActor {
     fn started(&mut self, ctx: &mut Context<Self>) {
         let every = (self.idle / 5).max(Duration::from_millis(10));
         ctx.run_interval(every, |actor, ctx| {
-            let idle = actor.last_used.elapsed() >= actor.idle
+            // A store with a tablet connected here stays: its actor holds that presence.
+            let idle = actor.tablets.is_empty()
+                && actor.last_used.elapsed() >= actor.idle
                 && actor.cell.idle_secs() >= actor.idle.as_secs();
             if idle {
                 ctx.stop();
@@ -345,6 +357,60 @@ impl Handler<OrderMoved> for StoreActor {
                         tracing::warn!(error = %e, store = %job.store_code, order_no = %msg.order_no, "queue not updated")
                     }
                 }
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+/// A tablet of the store connected to this node (`tablet`: its socket id): held here, then
+/// recorded where every node reads presence. Answers the store's presence after the change.
+#[derive(Message)]
+#[rtype(result = "PresenceStatus")]
+pub struct TabletJoined {
+    pub tablet: String,
+    pub at: i64,
+}
+
+impl Handler<TabletJoined> for StoreActor {
+    type Result = AtomicResponse<Self, PresenceStatus>;
+
+    fn handle(&mut self, msg: TabletJoined, _: &mut Context<Self>) -> Self::Result {
+        self.last_used = Instant::now();
+        self.tablets.insert(msg.tablet.clone());
+        let (presence, store_code) = (self.presence.clone(), self.store_code.clone());
+        AtomicResponse::new(Box::pin(
+            async move {
+                presence.connected(&store_code, &msg.tablet, msg.at).await;
+                presence.status(&store_code, msg.at).await
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+/// A tablet of the store left this node (closed, lost its network, logged out).
+#[derive(Message)]
+#[rtype(result = "PresenceStatus")]
+pub struct TabletLeft {
+    pub tablet: String,
+    pub at: i64,
+}
+
+impl Handler<TabletLeft> for StoreActor {
+    type Result = AtomicResponse<Self, PresenceStatus>;
+
+    fn handle(&mut self, msg: TabletLeft, _: &mut Context<Self>) -> Self::Result {
+        // The idle clock starts when the last tablet leaves, not when it came.
+        self.last_used = Instant::now();
+        self.tablets.remove(&msg.tablet);
+        let (presence, store_code) = (self.presence.clone(), self.store_code.clone());
+        AtomicResponse::new(Box::pin(
+            async move {
+                presence
+                    .disconnected(&store_code, &msg.tablet, msg.at)
+                    .await;
+                presence.status(&store_code, msg.at).await
             }
             .into_actor(self),
         ))

@@ -26,6 +26,11 @@
 //! and checked on every tablet read against the database's versions of the store's active
 //! orders, so an order paid or moved on another node is listed by the next read anywhere
 //! (`queue.rs`).
+//!
+//! And it holds the store's tablets' presence: the gateway reports each tablet socket's arrival
+//! and departure to the store's actor ([`StoreBoards::tablet_joined`]), which keeps the actor
+//! alive while one is connected and records it, in order, where every node reads it
+//! (`presence.rs`: this node's memory, or Redis across nodes).
 
 mod actor;
 pub mod cell;
@@ -36,7 +41,10 @@ mod queue_tests;
 #[cfg(test)]
 mod tests;
 
-pub use actor::{Invalidate, OrderMoved, Queue, Refresh, SetSoldOut, SetStatus, StoreActor};
+pub use actor::{
+    Invalidate, OrderMoved, Queue, Refresh, SetSoldOut, SetStatus, StoreActor, TabletJoined,
+    TabletLeft,
+};
 pub use cell::MAX_AGE_MS;
 
 use crate::bus::{Bus, Event};
@@ -49,6 +57,7 @@ use crate::domain::catalog::{Store, StoreStatus};
 use crate::domain::store_board::{effective_store, Board, SoldOutItem, StoreLive};
 use actix::{Actor, Addr, ArbiterHandle};
 use cell::BoardCell;
+use presence::{PresenceStatus, TabletPresence};
 use queue::QueueEntry;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
@@ -78,6 +87,7 @@ pub struct StoreBoards {
     orders: OrderRepo,
     bus: Arc<dyn Bus>,
     peers: Option<Arc<dyn Bus>>,
+    presence: Arc<dyn TabletPresence>,
     clock: Clock,
     arbiter: ArbiterHandle,
     idle: Duration,
@@ -87,10 +97,12 @@ pub struct StoreBoards {
 
 impl StoreBoards {
     /// The registry, listening to `peers` (the bus between nodes; None: one node, its own
-    /// bus) for other nodes' changes. `arbiter`: where the actors run (see `actor_thread`).
+    /// bus) for other nodes' changes. `presence`: where tablets' presence is recorded for
+    /// every node to read. `arbiter`: where the actors run (see `actor_thread`).
     pub fn start(
         db: Db,
         (bus, peers): (Arc<dyn Bus>, Option<Arc<dyn Bus>>),
+        presence: Arc<dyn TabletPresence>,
         clock: Clock,
         arbiter: ArbiterHandle,
         idle: Duration,
@@ -103,6 +115,7 @@ impl StoreBoards {
             orders: OrderRepo::new(db),
             bus,
             peers,
+            presence,
             clock,
             arbiter: arbiter.clone(),
             idle,
@@ -239,6 +252,51 @@ impl StoreBoards {
         Err(BoardFailure::Unavailable)
     }
 
+    /// A tablet of the store connected to this node: its actor holds it (and stays while it
+    /// does) and records it for every node. Answers the store's presence after the change.
+    pub async fn tablet_joined(&self, store_code: &str, tablet: &str, at: i64) -> PresenceStatus {
+        let msg = || TabletJoined {
+            tablet: tablet.to_string(),
+            at,
+        };
+        for _ in 0..2 {
+            match self.handle(store_code).addr.send(msg()).await {
+                Ok(status) => return status,
+                Err(_) => self.forget(store_code),
+            }
+        }
+        // No actor would take it (the actor thread is gone): record it anyway.
+        self.presence.connected(store_code, tablet, at).await;
+        self.presence.status(store_code, at).await
+    }
+
+    /// A tablet of the store left this node.
+    pub async fn tablet_left(&self, store_code: &str, tablet: &str, at: i64) -> PresenceStatus {
+        let msg = || TabletLeft {
+            tablet: tablet.to_string(),
+            at,
+        };
+        for _ in 0..2 {
+            match self.handle(store_code).addr.send(msg()).await {
+                Ok(status) => return status,
+                Err(_) => self.forget(store_code),
+            }
+        }
+        self.presence.disconnected(store_code, tablet, at).await;
+        self.presence.status(store_code, at).await
+    }
+
+    /// How many tablets of the store are online on any node, or since when none is. A read of
+    /// the shared record: it needs no actor, so asking about a quiet store starts none.
+    pub async fn presence(&self, store_code: &str, now: i64) -> PresenceStatus {
+        self.presence.status(store_code, now).await
+    }
+
+    /// This node's tablets, vouched for again so other nodes keep counting them.
+    pub async fn presence_heartbeat(&self, now: i64) {
+        self.presence.heartbeat(now).await
+    }
+
     /// StoreActors alive on this node (for tests and metrics).
     pub fn live_actors(&self) -> usize {
         self.read_actors()
@@ -343,6 +401,7 @@ impl StoreBoards {
             (self.bus.clone(), self.peers.clone()),
             self.clock.clone(),
             (cell.clone(), Arc::clone(&queue)),
+            self.presence.clone(),
             self.idle,
         );
         let addr = StoreActor::start_in_arbiter(&self.arbiter, |_| actor);

@@ -46,6 +46,7 @@ impl Deployment {
             boards: StoreBoards::start(
                 self.db.clone(),
                 (bus.clone(), peers.map(|p| p as Arc<dyn Bus>)),
+                Arc::new(presence::LocalPresence::new(1_000_000)),
                 self.clock.clone(),
                 arbiter,
                 idle,
@@ -255,4 +256,55 @@ async fn store_lists_activate_every_store_at_once() {
         vec![StoreStatus::Open, StoreStatus::Closed]
     );
     assert_eq!(a.boards.live_actors(), 2);
+}
+
+#[tokio::test]
+async fn a_store_with_a_tablet_connected_stays_and_counts_it() {
+    let d = deployment().await;
+    let a = d.node(None, Duration::from_millis(50));
+    let at = d.clock.now_ms();
+    let status = a.boards.tablet_joined("SH001", "t1", at).await;
+    assert_eq!(status.online, 1);
+    assert_eq!(status.none_since, None);
+    assert_eq!(a.boards.tablet_joined("SH001", "t2", at).await.online, 2);
+    // Well past the idle time: the tablets keep the store's actor alive.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(a.boards.live_actors(), 1);
+    assert_eq!(a.boards.tablet_left("SH001", "t1", at + 5).await.online, 1);
+    let gone = a.boards.tablet_left("SH001", "t2", at + 9).await;
+    assert_eq!((gone.online, gone.none_since), (0, Some(at + 9)));
+    assert_eq!(a.boards.presence("SH001", at + 10).await, gone);
+    // With the last one gone it passivates like any quiet store.
+    until("the actor to stop once its tablets left", || {
+        a.boards.live_actors() == 0
+    })
+    .await;
+    // A read of presence needs no actor.
+    assert_eq!(a.boards.presence("SH001", at + 20).await.online, 0);
+    assert_eq!(a.boards.live_actors(), 0);
+}
+
+#[tokio::test]
+async fn a_stores_tablet_comings_and_goings_apply_in_the_order_sent() {
+    let d = deployment().await;
+    let a = d.node(None, IDLE);
+    let at = d.clock.now_ms();
+    // Sent without waiting, as the gateway's feed does: each is applied after the one before.
+    let boards = a.boards.clone();
+    let joins: Vec<_> = (0..20)
+        .map(|i| {
+            let boards = boards.clone();
+            let tablet = format!("t{i}");
+            async move { boards.tablet_joined("SH001", &tablet, at).await }
+        })
+        .collect();
+    futures_util::future::join_all(joins).await;
+    assert_eq!(a.boards.presence("SH001", at).await.online, 20);
+    for i in 0..20 {
+        a.boards
+            .tablet_left("SH001", &format!("t{i}"), at + i)
+            .await;
+    }
+    let status = a.boards.presence("SH001", at + 30).await;
+    assert_eq!((status.online, status.none_since), (0, Some(at + 19)));
 }
