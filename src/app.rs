@@ -155,6 +155,7 @@ impl Application {
             payments,
             sandbox_payments: payment.sandbox,
             notify_base_url,
+            replies: Arc::default(),
             catalogue,
             maps,
             sms: sms.provider,

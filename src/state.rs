@@ -55,6 +55,8 @@ pub struct AppState {
     pub sandbox_payments: Option<Arc<SandboxPayments>>,
     /// Where the payment provider POSTs its notifies (scheme://host:port, no trailing '/').
     pub notify_base_url: String,
+    /// The store cards, menus and products last serialised (`http::reply_cache`).
+    pub replies: Arc<crate::http::reply_cache::ReplyCache>,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.

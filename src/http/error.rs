@@ -336,6 +336,13 @@ impl From<actors::db::DbError> for ApiError {
     }
 }
 
+/// An answer that would not serialise is a bug of ours (the reply cache serialises early).
+impl From<serde_json::Error> for ApiError {
+    fn from(err: serde_json::Error) -> Self {
+        ApiError::Internal(err.into())
+    }
+}
+
 /// So are session store failures (the database or Redis being unreachable).
 impl From<actors::accounts::sessions::StoreError> for ApiError {
     fn from(err: actors::accounts::sessions::StoreError) -> Self {

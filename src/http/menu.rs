@@ -7,13 +7,14 @@ use super::dto::product::{ProductCardDto, ProductDetailDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
+use super::reply_cache::{SharedJson, Stamp};
 use super::stores::find_store;
 use crate::state::AppState;
 use actix_web::{get, web};
 use actors::catalogue::Snapshot;
 use actors::domain::catalog::Store;
 use actors::domain::effective::RuleContext;
-use actors::domain::store_board::status_name;
+use actors::domain::store_board::{effective_store, status_name};
 use actors::domain::{hours, menu};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -41,7 +42,7 @@ pub struct MenuCategoryDto {
     pub products: Vec<ProductCardDto>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MenuDto {
     pub store_code: String,
@@ -54,7 +55,8 @@ pub struct MenuDto {
     pub stop_store_notice: Option<String>,
     /// What the staff tell customers while open or busy (busy: orders take longer).
     pub business_notice: Option<String>,
-    pub categories: Vec<MenuCategoryDto>,
+    #[schema(value_type = Vec<MenuCategoryDto>)]
+    pub categories: SharedJson,
 }
 
 /// The store's menu: hidden products, the gift category and empty categories are dropped;
@@ -77,29 +79,40 @@ pub async fn store_menu(
         state.clock.now_ms(),
     )?;
     let snapshot = state.catalogue.get().await;
-    let (store, live) = state
-        .stores
-        .effective(&find_store(&snapshot, &code)?)
-        .await?;
-    let rules = rule_context(&store, order_type, order_time);
-    let categories = menu::build_menu(
-        &snapshot.catalogue.categories,
-        &snapshot.catalogue.products,
-        &rules,
-    )
-    .into_iter()
-    .map(|(category, products)| MenuCategoryDto {
-        category_code: category.category_code.clone(),
-        category_name: pick(&category.name, ctx.lang),
-        category_name_en: category.name.en.clone(),
-        category_name_cn: category.name.cn.clone(),
-        sort: category.sort,
-        products: products
+    let listed = find_store(&snapshot, &code)?;
+    let board = state.stores.board_of(&code).await?;
+    let store = effective_store(&listed, &board.live);
+    // The categories are most of the answer and depend on nothing the request names but the
+    // store, order type, time and language: kept serialised (`reply_cache`).
+    let key = format!("menu/{code}/{order_type}/{:?}", ctx.lang);
+    let stamp = Stamp::new(&snapshot, &board, order_time);
+    let categories = state
+        .replies
+        .get_or_build(key, stamp, async {
+            let rules = rule_context(&store, order_type, order_time);
+            let categories: Vec<MenuCategoryDto> = menu::build_menu(
+                &snapshot.catalogue.categories,
+                &snapshot.catalogue.products,
+                &rules,
+            )
             .into_iter()
-            .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
-            .collect(),
-    })
-    .collect();
+            .map(|(category, products)| MenuCategoryDto {
+                category_code: category.category_code.clone(),
+                category_name: pick(&category.name, ctx.lang),
+                category_name_en: category.name.en.clone(),
+                category_name_cn: category.name.cn.clone(),
+                sort: category.sort,
+                products: products
+                    .into_iter()
+                    .map(|p| {
+                        ProductCardDto::new(p, ctx.lang, board.live.is_sold_out(&p.product_code))
+                    })
+                    .collect(),
+            })
+            .collect();
+            Ok::<_, ApiError>(categories)
+        })
+        .await?;
     Ok(Reply::new(MenuDto {
         store_code: store.store_code.clone(),
         order_type,
@@ -131,7 +144,7 @@ pub async fn product(
     ctx: Ctx,
     path: web::Path<String>,
     query: web::Query<ProductQuery>,
-) -> ApiResult<Reply<ProductDetailDto>> {
+) -> ApiResult<Reply<SharedJson>> {
     let code = params::code("productCode", &path)?;
     let snapshot = state.catalogue.get().await;
     let store = store_or_default(&snapshot, query.store_code.as_deref())?;
@@ -141,21 +154,29 @@ pub async fn product(
         query.order_time.as_deref(),
         state.clock.now_ms(),
     )?;
-    let rules = rule_context(&store, order_type, order_time);
-    let product = snapshot
-        .product(&code)
-        .filter(|p| menu::is_listed(p, snapshot.category(&p.category_code), &rules))
-        .ok_or_else(|| {
-            ApiError::not_found("商品不存在或已下架", "This product is not available")
-        })?;
-    let sold_out = state
-        .stores
-        .live(&store.store_code)
-        .await?
-        .is_sold_out(&code);
-    Ok(Reply::new(ProductDetailDto::new(
-        product, &snapshot, ctx.lang, sold_out,
-    )))
+    let board = state.stores.board_of(&store.store_code).await?;
+    let key = format!(
+        "product/{code}/{}/{order_type}/{:?}",
+        store.store_code, ctx.lang
+    );
+    let stamp = Stamp::new(&snapshot, &board, order_time);
+    let detail = state
+        .replies
+        .get_or_build(key, stamp, async {
+            let rules = rule_context(&store, order_type, order_time);
+            let product = snapshot
+                .product(&code)
+                .filter(|p| menu::is_listed(p, snapshot.category(&p.category_code), &rules))
+                .ok_or_else(|| {
+                    ApiError::not_found("商品不存在或已下架", "This product is not available")
+                })?;
+            let sold_out = board.live.is_sold_out(&code);
+            Ok::<_, ApiError>(ProductDetailDto::new(
+                product, &snapshot, ctx.lang, sold_out,
+            ))
+        })
+        .await?;
+    Ok(Reply::new(detail))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

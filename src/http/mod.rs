@@ -29,6 +29,7 @@ pub mod order_detail;
 pub mod orders;
 pub mod params;
 pub mod payments;
+pub mod reply_cache;
 pub mod request_log;
 pub mod sandbox;
 pub mod security_headers;

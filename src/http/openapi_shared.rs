@@ -371,12 +371,6 @@ fn complete_operation(method: &str, path: &str, op: &mut Value, schemas: &Value)
     }
 }
 
-/// An order as a store tablet shows it (`actors::orders::view::TabletOrder`, which knows
-/// nothing of OpenAPI): items with their options, desk, times and stage.
-#[derive(utoipa::ToSchema)]
-#[schema(as = TabletOrder, value_type = Object)]
-pub struct TabletOrderDoc(pub Value);
-
 #[cfg(test)]
 mod tests {
     use super::*;

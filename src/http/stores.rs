@@ -5,11 +5,13 @@ use super::dto::store::StoreDto;
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
+use super::reply_cache::{SharedJson, Stamp};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{get, web};
 use actors::catalogue::Snapshot;
 use actors::domain::catalog::{virtual_store, LngLat, Store, StoreStatus, VIRTUAL_STORE_CODE};
+use actors::domain::store_board::effective_store;
 use actors::domain::{geo, hours, store_rules};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -47,19 +49,29 @@ pub async fn by_code(
     state: web::Data<AppState>,
     ctx: Ctx,
     path: web::Path<String>,
-) -> ApiResult<Reply<StoreDto>> {
+) -> ApiResult<Reply<SharedJson>> {
     let code = params::code("storeCode", &path)?;
     let snapshot = state.catalogue.get().await;
+    if code != VIRTUAL_STORE_CODE && snapshot.store(&code).is_none() {
+        return Err(store_not_found());
+    }
+    let board = state.stores.board_of(&code).await?;
     let now = state.clock.china_now();
-    // As its staff set it now (busy, closed with their notice).
-    let (store, _) = state
-        .stores
-        .effective(&find_store(&snapshot, &code)?)
+    let key = format!("store/{code}/{:?}", ctx.lang);
+    let stamp = Stamp::new(&snapshot, &board, now.timestamp_millis());
+    let card = state
+        .replies
+        .get_or_build(key, stamp, async {
+            // As its staff set it now (busy, closed with their notice).
+            let store = effective_store(&find_store(&snapshot, &code)?, &board.live);
+            Ok::<_, ApiError>(StoreDto::new(&store, &snapshot, ctx.lang, now, None))
+        })
         .await?;
-    Ok(
-        Reply::new(StoreDto::new(&store, &snapshot, ctx.lang, now, None))
-            .cached_for(STORE_LIST_SECONDS),
-    )
+    Ok(Reply::new(card).cached_for(STORE_LIST_SECONDS))
+}
+
+fn store_not_found() -> ApiError {
+    ApiError::not_found("门店不存在", "Store not found")
 }
 
 /// A store by code, the virtual store included; unknown codes are 404.
@@ -67,10 +79,7 @@ pub fn find_store(snapshot: &Snapshot, code: &str) -> ApiResult<Store> {
     if code == VIRTUAL_STORE_CODE {
         return Ok(virtual_store(snapshot.catalogue.cities.first()));
     }
-    snapshot
-        .store(code)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found("门店不存在", "Store not found"))
+    snapshot.store(code).cloned().ok_or_else(store_not_found)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

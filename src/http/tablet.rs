@@ -138,7 +138,7 @@ pub struct QueueQuery {
 
 /// The store's live queue, oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
-    responses((status = 200, body = Envelope<Vec<super::openapi_shared::TabletOrderDoc>>), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<TabletOrder>>), (status = 401)))]
 #[get("/tablet/orders")]
 pub async fn queue(
     state: web::Data<AppState>,
@@ -200,12 +200,21 @@ async fn closed_today(
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TabletMoveDto {
-    #[schema(value_type = Object)]
     pub order: TabletOrder,
-    /// Refusing a paid order refunds it: refunded, owed (the provider could not make it now; the
-    /// server retries it), failed (refused by the provider: the customer service follows up), or
-    /// null when no refund was due.
-    pub refund: Option<&'static str>,
+    /// Refusing a paid order refunds it; null when no refund was due.
+    pub refund: Option<RefundAfterRefusal>,
+}
+
+/// What became of the refund a refusal started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RefundAfterRefusal {
+    /// The provider refunded it.
+    Refunded,
+    /// The provider could not make it now: the server retries it.
+    Owed,
+    /// Refused by the provider: the customer service follows up.
+    Failed,
 }
 
 async fn store_move(
@@ -236,14 +245,14 @@ async fn store_move(
             Ok(_) => {
                 let rows = state.payments.repo().for_order(&order_no).await?;
                 if rows.iter().any(|p| p.state == "refunding") {
-                    "owed"
+                    RefundAfterRefusal::Owed
                 } else {
-                    "refunded"
+                    RefundAfterRefusal::Refunded
                 }
             }
             Err(e) => {
                 tracing::error!(error = %e, order_no, "refund after refusal failed");
-                "failed"
+                RefundAfterRefusal::Failed
             }
         });
     }

@@ -36,7 +36,6 @@ pub struct HistoryQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TabletHistoryDto {
-    #[schema(value_type = Vec<Object>)]
     pub list: Vec<TabletOrder>,
     pub page: u32,
     pub page_size: u32,
@@ -78,7 +77,7 @@ pub fn matches(keyword: &str, order_no: &str, doc: &Value) -> bool {
 /// Today's closed orders of the staff member's store (completed, refused, cancelled by the
 /// customer), newest first, with the search and pages.
 #[utoipa::path(tag = "tablet", params(HistoryQuery),
-    responses((status = 200, body = inline(Envelope<TabletHistoryDto>)), (status = 400),
+    responses((status = 200, body = Envelope<TabletHistoryDto>), (status = 400),
         (status = 401), (status = 403)))]
 #[get("/tablet/history")]
 pub async fn history(

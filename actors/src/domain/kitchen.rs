@@ -14,16 +14,20 @@ use super::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(as = KitchenExtra))]
 pub struct Extra {
     pub name: String,
     pub quantity: u32,
 }
 
 /// One item of a combo; a pizza has its size and crust.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(as = KitchenComboPart))]
 pub struct ComboPart {
     pub name: String,
     pub quantity: u32,
@@ -34,6 +38,7 @@ pub struct ComboPart {
 }
 
 /// An order line as the kitchen reads it (`TabletOrder.lines`).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KitchenLine {

@@ -27,6 +27,9 @@ pub struct InvoiceView {
     pub email: Option<String>,
 }
 
+/// An order as a store tablet lists it: `GET /tablet/orders`, the history, and the payload of
+/// `order:new` and `order:updated`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TabletOrder {
@@ -42,7 +45,9 @@ pub struct TabletOrder {
     pub stage_since: i64,
     pub seq: i64,
     #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub order_amount: Fen,
+    /// online or offline (cash on delivery).
     pub payment_type: String,
     pub lines: Vec<KitchenLine>,
     /// The customer's remark, without the contactless note (that is `contactless`).
@@ -50,6 +55,7 @@ pub struct TabletOrder {
     pub contactless: bool,
     /// Cash on delivery: what the rider collects; null when paid online.
     #[serde(with = "yuan::option")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>))]
     pub cash_to_collect: Option<Fen>,
     /// Present when the customer asked for an invoice.
     pub invoice: Option<InvoiceView>,

@@ -141,6 +141,12 @@ impl StoreBoards {
         Err(BoardFailure::Unavailable)
     }
 
+    /// The store's board, from memory (see the module doc for how fresh): for readers that
+    /// keep what they built from it (its identity changes with every reload).
+    pub async fn board_of(&self, store_code: &str) -> Result<Arc<Board>, BoardFailure> {
+        self.board(store_code, MAX_AGE_MS).await
+    }
+
     /// The store's live state, from memory (see the module doc for how fresh).
     pub async fn live(&self, store_code: &str) -> Result<StoreLive, BoardFailure> {
         Ok(self.board(store_code, MAX_AGE_MS).await?.live.clone())

@@ -93,11 +93,11 @@ describe('orderFlags', () => {
       paymentType: 'offline',
       cashToCollect: 85.2,
       contactless: true,
-      invoice: { title: '上海某某有限公司', taxNo: '91310000MA1FL0000X', email: null },
+      invoice: { kind: 'company', title: '上海某某有限公司', taxNo: '91310000MA1FL0000X', email: null },
       tableware: 3,
     });
     expect(kinds(o)).toEqual(['book:预约 13:00', 'cash:货到付款 收¥85.20', 'contactless:无接触配送', 'invoice:需开发票', 'tableware:餐具 3 份']);
-    expect(orderFlags(o, zh, NOW).find((f) => f.kind === 'invoice')?.more).toEqual(['抬头：上海某某有限公司', '税号：91310000MA1FL0000X']);
+    expect(orderFlags(o, zh, NOW).find((f) => f.kind === 'invoice')?.more).toEqual(['类型：单位', '抬头：上海某某有限公司', '税号：91310000MA1FL0000X']);
     expect(kinds(o, en)).toEqual([
       'book:Booked for 13:00',
       'cash:Collect ¥85.20 cash',

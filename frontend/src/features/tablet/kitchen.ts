@@ -89,7 +89,9 @@ export function orderFlags(order: TabletOrder, t: TFunction, nowMs: number): Ord
   if (order.orderType === 2 && order.deskNo) flags.push({ kind: 'desk', text: t('tablet.flag.desk', { desk: order.deskNo }) });
   if (order.invoice) {
     const inv = order.invoice;
+    const kind = inv.kind === 'company' || inv.kind === 'personal' ? t(`checkout.invoiceForm.${inv.kind}`) : null;
     const more = [
+      kind ? t('tablet.flag.invoiceKind', { text: kind }) : null,
       inv.title ? t('tablet.flag.invoiceTitle', { text: inv.title }) : null,
       inv.taxNo ? t('tablet.flag.invoiceTaxNo', { text: inv.taxNo }) : null,
       inv.email ? t('tablet.flag.invoiceEmail', { text: inv.email }) : null,

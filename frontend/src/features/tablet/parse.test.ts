@@ -13,7 +13,7 @@ describe('parse', () => {
     expect(parseOrder(bare)?.breakdown).toEqual({ lines: [], discounts: [], productAmount: 85.2, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, payable: 85.2 });
   });
   it('reads the kitchen line, the flags and a line from a server that still said halves', () => {
-    const o = makeTabletOrder({ contactless: true, cashToCollect: 12.5, invoice: { title: 'ACME', taxNo: null, email: null }, closedBy: 'customer', closedAt: 5, closeNote: null });
+    const o = makeTabletOrder({ contactless: true, cashToCollect: 12.5, invoice: { kind: 'personal', title: 'ACME', taxNo: null, email: null }, closedBy: 'customer', closedAt: 5, closeNote: null });
     expect(parseOrder(JSON.parse(JSON.stringify(o)))).toEqual(o);
     const old = parseOrder({ ...o, lines: [{ name: '双拼', quantity: 1, options: ['12英寸'], halves: ['A', 'B'] }] });
     expect(old?.lines[0]).toMatchObject({ name: '双拼', flavours: ['A', 'B'], options: ['12英寸'], extras: [], combo: [], size: null });

@@ -49,7 +49,7 @@ function line(v: unknown): KitchenLine | null {
 
 function invoice(v: unknown): InvoiceRequest | null {
   if (!isObj(v)) return null;
-  return { title: text(v.title), taxNo: text(v.taxNo), email: text(v.email) };
+  return { kind: text(v.kind), title: text(v.title), taxNo: text(v.taxNo), email: text(v.email) };
 }
 
 function breakdownLine(v: unknown): BreakdownLine | null {

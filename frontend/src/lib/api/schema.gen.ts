@@ -1710,6 +1710,42 @@ export interface components {
             taxNo: string | null;
             title: string | null;
         };
+        /** @description One item of a combo; a pizza has its size and crust. */
+        KitchenComboPart: {
+            crust: string | null;
+            name: string;
+            /** Format: int32 */
+            quantity: number;
+            size: string | null;
+        };
+        KitchenExtra: {
+            name: string;
+            /** Format: int32 */
+            quantity: number;
+        };
+        /** @description An order line as the kitchen reads it (`TabletOrder.lines`). */
+        KitchenLine: {
+            combo: components["schemas"]["KitchenComboPart"][];
+            crust: string | null;
+            extras: components["schemas"]["KitchenExtra"][];
+            /** @description The flavours of a multi-flavour or two-flavour pizza, in the order chosen. */
+            flavours: string[];
+            name: string;
+            /**
+             * @description All of the above but the flavours as short texts (size, crust, 酱, 加, 去, combo items),
+             *     for readers that print one line.
+             */
+            options: string[];
+            /** Format: int32 */
+            productType: number;
+            /** Format: int32 */
+            quantity: number;
+            /** @description Base toppings taken off. */
+            removed: string[];
+            /** @description Only a sauce other than the product's usual one. */
+            sauce: string | null;
+            size: string | null;
+        };
         LineRef: {
             id: string;
         };
@@ -2235,6 +2271,11 @@ export interface components {
              */
             flag?: number | null;
         };
+        /**
+         * @description What became of the refund a refusal started.
+         * @enum {string}
+         */
+        RefundAfterRefusal: "refunded" | "owed" | "failed";
         RefuseBody: {
             reason: string;
         };
@@ -2614,6 +2655,16 @@ export interface components {
             storeName: string;
             url: string;
         };
+        TabletHistoryDto: {
+            hasMore: boolean;
+            list: components["schemas"]["TabletOrder"][];
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            pageSize: number;
+            /** Format: int32 */
+            total: number;
+        };
         TabletLoginBody: {
             pin: string;
             staffCode: string;
@@ -2629,19 +2680,75 @@ export interface components {
             token: string;
         };
         TabletMoveDto: {
-            order: Record<string, never>;
-            /**
-             * @description Refusing a paid order refunds it: refunded, owed (the provider could not make it now; the
-             *     server retries it), failed (refused by the provider: the customer service follows up), or
-             *     null when no refund was due.
-             */
-            refund: string | null;
+            order: components["schemas"]["TabletOrder"];
+            refund: null | components["schemas"]["RefundAfterRefusal"];
         };
         /**
-         * @description An order as a store tablet shows it (`actors::orders::view::TabletOrder`, which knows
-         *     nothing of OpenAPI): items with their options, desk, times and stage.
+         * @description An order as a store tablet lists it: `GET /tablet/orders`, the history, and the payload of
+         *     `order:new` and `order:updated`.
          */
-        TabletOrder: Record<string, never>;
+        TabletOrder: {
+            /** @description Delivery only: the address as the rider reads it. */
+            address: string | null;
+            /** @description The amounts as the customer agreed to them at submit. */
+            breakdown: components["schemas"]["BreakdownView"];
+            /**
+             * Format: double
+             * @description Cash on delivery: what the rider collects; null when paid online.
+             */
+            cashToCollect: number | null;
+            /** Format: int64 */
+            closedAt: number | null;
+            /**
+             * @description A closed order: who closed it (customer, store, system) and when; `closeNote` is a
+             *     refusal's reason.
+             */
+            closedBy: string | null;
+            closeNote: string | null;
+            contactless: boolean;
+            deskNo: string | null;
+            invoice: null | components["schemas"]["InvoiceView"];
+            isBookOrder: boolean;
+            lines: components["schemas"]["KitchenLine"][];
+            /** Format: double */
+            orderAmount: number;
+            orderNo: string;
+            /** Format: int64 */
+            orderTime: number;
+            /** Format: int32 */
+            orderType: number;
+            /**
+             * Format: int64
+             * @description When the order reached the store (paid, or submitted as cash on delivery).
+             */
+            paidAt: number | null;
+            /** @description online or offline (cash on delivery). */
+            paymentType: string;
+            /** Format: int32 */
+            progress: number;
+            /**
+             * Format: int64
+             * @description The promise: the order time for bookings, else submit + the store's time.
+             */
+            promisedBy: number;
+            receiverMobile: string;
+            receiverName: string;
+            /** @description The customer's remark, without the contactless note (that is `contactless`). */
+            remark: string;
+            /** Format: int64 */
+            seq: number;
+            /**
+             * Format: int64
+             * @description When it entered its current stage.
+             */
+            stageSince: number;
+            /** Format: int32 */
+            state: number;
+            /** @description The store's name in the store's language (the kitchen ticket's header). */
+            storeName: string;
+            /** Format: int32 */
+            tableware: number;
+        };
         TimeWindowDto: {
             end: string;
             start: string;
@@ -5253,16 +5360,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            hasMore: boolean;
-                            list: Record<string, never>[];
-                            /** Format: int32 */
-                            page: number;
-                            /** Format: int32 */
-                            pageSize: number;
-                            /** Format: int32 */
-                            total: number;
-                        };
+                        data: components["schemas"]["TabletHistoryDto"];
                         /** @description "00" on success; see the error catalogue otherwise. */
                         errCode: string;
                         /** @description Empty on success; in the request's language otherwise. */

@@ -612,6 +612,7 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'tablet.flag.cash': 'Collect {amount} cash',
   'tablet.flag.contactless': 'Contactless delivery',
   'tablet.flag.invoice': 'Invoice requested',
+  'tablet.flag.invoiceKind': 'Type: {text}',
   'tablet.flag.invoiceTitle': 'Title: {text}',
   'tablet.flag.invoiceTaxNo': 'Tax no.: {text}',
   'tablet.flag.invoiceEmail': 'Email: {text}',

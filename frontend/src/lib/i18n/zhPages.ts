@@ -614,6 +614,7 @@ export const zhPages = {
   'tablet.flag.cash': '货到付款 收{amount}',
   'tablet.flag.contactless': '无接触配送',
   'tablet.flag.invoice': '需开发票',
+  'tablet.flag.invoiceKind': '类型：{text}',
   'tablet.flag.invoiceTitle': '抬头：{text}',
   'tablet.flag.invoiceTaxNo': '税号：{text}',
   'tablet.flag.invoiceEmail': '邮箱：{text}',

@@ -1,0 +1,222 @@
+//! Answers that many customers read and that change only with the catalogue, a store's board
+//! or the clock's second (the store card, the menu, a product) are serialised once and kept,
+//! so the next reader gets the same bytes without building or serialising them again
+//! (docs/benchmarks.md: serialising the 26 KB menu was most of its cost).
+//!
+//! An entry is stamped with what it was built from: the catalogue snapshot and the store's
+//! board (by identity: a reload makes new ones), and the second of the time it was asked for.
+//! A reader whose stamp differs builds the answer again and replaces the entry, so nothing is
+//! ever served from an older catalogue, board or second than the one the reader holds; there is
+//! no expiry to tune. Time rules (opening hours, time-limited products, promotions) are read to
+//! the second, so every instant of a second answers alike, except the second's first
+//! millisecond, which a window ending on that second still includes (`Stamp::on_the_second`).
+//!
+//! The identities are weak references: they keep an old snapshot's allocation from being
+//! reused (so a stamp can never match a different snapshot) without keeping its contents alive.
+
+use actors::catalogue::Snapshot;
+use actors::domain::store_board::Board;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock, Weak};
+
+/// More entries than this and the cache starts again empty: the keys are stores × order types
+/// × languages × products, a few thousand for a chain; a flood of made-up keys cannot grow it.
+const MAX_ENTRIES: usize = 8_192;
+
+/// What an answer was built from.
+#[derive(Clone)]
+pub struct Stamp {
+    snapshot: Weak<Snapshot>,
+    board: Weak<Board>,
+    second: i64,
+    on_the_second: bool,
+}
+
+impl Stamp {
+    /// `at_ms`: the time the answer is for (now, or the order time asked about).
+    pub fn new(snapshot: &Arc<Snapshot>, board: &Arc<Board>, at_ms: i64) -> Stamp {
+        Stamp {
+            snapshot: Arc::downgrade(snapshot),
+            board: Arc::downgrade(board),
+            second: at_ms.div_euclid(1000),
+            on_the_second: at_ms.rem_euclid(1000) == 0,
+        }
+    }
+
+    fn same(&self, other: &Stamp) -> bool {
+        self.second == other.second
+            && self.on_the_second == other.on_the_second
+            && Weak::ptr_eq(&self.snapshot, &other.snapshot)
+            && Weak::ptr_eq(&self.board, &other.board)
+    }
+}
+
+/// JSON serialised once, written as it is wherever it is serialised again.
+#[derive(Clone)]
+pub struct SharedJson(Arc<RawValue>);
+
+impl Serialize for SharedJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl SharedJson {
+    pub fn of<T: Serialize>(value: &T) -> Result<SharedJson, serde_json::Error> {
+        Ok(SharedJson(Arc::from(serde_json::value::to_raw_value(
+            value,
+        )?)))
+    }
+}
+
+#[derive(Default)]
+pub struct ReplyCache {
+    entries: RwLock<HashMap<String, (Stamp, SharedJson)>>,
+}
+
+impl ReplyCache {
+    /// The answer kept under `key` when it was built from what `stamp` says; else `build`'s,
+    /// kept for the next reader. An error from `build` is returned and nothing is kept.
+    pub async fn get_or_build<T, E, F>(
+        &self,
+        key: String,
+        stamp: Stamp,
+        build: F,
+    ) -> Result<SharedJson, E>
+    where
+        T: Serialize,
+        F: std::future::Future<Output = Result<T, E>>,
+        E: From<serde_json::Error>,
+    {
+        if let Some(json) = self.hit(&key, &stamp) {
+            return Ok(json);
+        }
+        let json = SharedJson::of(&build.await?)?;
+        let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
+        if entries.len() >= MAX_ENTRIES {
+            entries.clear();
+        }
+        entries.insert(key, (stamp, json.clone()));
+        Ok(json)
+    }
+
+    fn hit(&self, key: &str, stamp: &Stamp) -> Option<SharedJson> {
+        let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
+        let (held, json) = entries.get(key)?;
+        held.same(stamp).then(|| json.clone())
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn snapshot() -> Arc<Snapshot> {
+        let empty = serde_json::json!({"cities": [], "districts": [], "stores": [],
+            "categories": [], "products": [], "hotWords": []});
+        Arc::new(Snapshot::new(serde_json::from_value(empty).unwrap()))
+    }
+
+    async fn get(cache: &ReplyCache, key: &str, stamp: &Stamp, builds: &AtomicU32) -> String {
+        let n = builds.fetch_add(1, Ordering::SeqCst) + 1;
+        let json = cache
+            .get_or_build::<_, serde_json::Error, _>(key.into(), stamp.clone(), async move {
+                Ok(serde_json::json!({ "build": n }))
+            })
+            .await
+            .unwrap();
+        serde_json::to_string(&json).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_answer_is_reused_only_for_the_same_snapshot_board_and_second() {
+        let cache = ReplyCache::default();
+        let builds = AtomicU32::new(0);
+        let (s1, b1) = (snapshot(), Arc::new(Board::default()));
+        let at = 1_764_000_000_123;
+        let first = get(&cache, "k", &Stamp::new(&s1, &b1, at), &builds).await;
+        assert_eq!(first, r#"{"build":1}"#);
+        // Later in the same second: the kept bytes (the build counter moved, the answer did not).
+        assert_eq!(
+            get(&cache, "k", &Stamp::new(&s1, &b1, at + 800), &builds).await,
+            first
+        );
+
+        let cases: Vec<(&str, Stamp)> = vec![
+            ("next second", Stamp::new(&s1, &b1, at + 1_000)),
+            (
+                "the second's first millisecond",
+                Stamp::new(&s1, &b1, 1_764_000_001_000),
+            ),
+            (
+                "a new board",
+                Stamp::new(&s1, &Arc::new(Board::default()), 1_764_000_001_000),
+            ),
+            (
+                "a new catalogue",
+                Stamp::new(&snapshot(), &b1, 1_764_000_001_000),
+            ),
+        ];
+        let mut last = first;
+        for (what, stamp) in cases {
+            let again = get(&cache, "k", &stamp, &builds).await;
+            assert_ne!(again, last, "{what}: built again");
+            last = again;
+        }
+        // Another key never sees this one's answer.
+        assert_ne!(
+            get(&cache, "other", &Stamp::new(&s1, &b1, at), &builds).await,
+            last
+        );
+    }
+
+    #[tokio::test]
+    async fn a_dropped_snapshot_never_matches_a_new_one_at_the_same_address() {
+        let cache = ReplyCache::default();
+        let builds = AtomicU32::new(0);
+        let board = Arc::new(Board::default());
+        let at = 5_000;
+        let old = snapshot();
+        let first = get(&cache, "k", &Stamp::new(&old, &board, at), &builds).await;
+        drop(old);
+        for _ in 0..50 {
+            let fresh = snapshot();
+            assert_ne!(
+                get(&cache, "k", &Stamp::new(&fresh, &board, at), &builds).await,
+                first
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn failed_builds_keep_nothing_and_the_cache_is_bounded() {
+        let cache = ReplyCache::default();
+        let (s, b) = (snapshot(), Arc::new(Board::default()));
+        let failed = cache
+            .get_or_build::<serde_json::Value, serde_json::Error, _>(
+                "k".into(),
+                Stamp::new(&s, &b, 0),
+                async { Err(serde::ser::Error::custom("no such product")) },
+            )
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(cache.len(), 0);
+        let builds = AtomicU32::new(0);
+        for i in 0..MAX_ENTRIES + 10 {
+            get(&cache, &format!("k{i}"), &Stamp::new(&s, &b, 0), &builds).await;
+        }
+        assert!(cache.len() <= MAX_ENTRIES);
+    }
+}
