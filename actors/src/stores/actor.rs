@@ -12,7 +12,7 @@ use crate::db::orders::OrderRepo;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::DbError;
 use crate::domain::catalog::{Store, StoreStatus};
-use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
+use crate::domain::store_board::{effective_store, status_name, Board, SoldOutItem};
 use actix::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -172,7 +172,9 @@ impl Job {
         let event = Event::StoreUpdate {
             store_code: self.store_code.clone(),
             status: status_name(shown.status).to_string(),
-            notice: shown_notice(&shown),
+            // The staff's own words only: the default words of busy and closed are said by each
+            // app in its reader's language (the catalogue's are Chinese).
+            notice: board.live.notice.clone(),
             sold_out: board.live.sold_out.clone(),
             version: board.version,
         };

@@ -103,6 +103,8 @@ pub struct StoreDto {
     pub delivery_fee: f64,
     /// Yuan; 0 means delivery is never free.
     pub free_delivery_threshold: f64,
+    /// Yuan: delivery orders start at this product total (起送); 0: no minimum.
+    pub min_delivery_amount: f64,
     /// The virtual default store 88888: never to be saved as a selection.
     pub is_virtual: bool,
 }
@@ -174,6 +176,7 @@ impl StoreDto {
             exclusion_day_list: store.exclusion_day_list.iter().map(exclusion_dto).collect(),
             delivery_fee: store.delivery_fee.yuan(),
             free_delivery_threshold: store.free_delivery_threshold.yuan(),
+            min_delivery_amount: store.min_delivery_amount.yuan(),
             is_virtual: store.store_code == VIRTUAL_STORE_CODE,
         }
     }
