@@ -20,8 +20,10 @@ describe('the menu under the store live state', () => {
     ['closed with a notice', update('closed', '装修中', []), 'closed', '装修中', null],
     ['busy with a notice', update('busy', '排队中', []), 'busy', null, '排队中'],
     ['open again', update('open', null, []), 'open', null, null],
+    // Busy without the staff's words: the app's own, in its language; reopening clears it.
+    ['busy, default words', update('busy', null, []), 'busy', null, 'Busy: about 15 min longer'],
   ])('%s', (_, live, status, stop, business) => {
-    const store = withLiveStatus(makeStore({ status: 'closed', stopStoreNotice: '旧公告' }), live);
+    const store = withLiveStatus(makeStore({ status: 'closed', stopStoreNotice: '旧公告' }), live, 'Busy: about 15 min longer');
     expect([store.status, store.stopStoreNotice, store.businessNotice]).toEqual([status, stop, business]);
   });
 

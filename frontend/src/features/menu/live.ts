@@ -17,13 +17,17 @@ export function withLiveSoldOut(categories: MenuCategory[], live: StoreUpdateEve
 
 const STATUSES: readonly StoreStatus[] = ['open', 'busy', 'closed'];
 
-export function withLiveStatus(store: Store, live: StoreUpdateEvent | null): Store {
+/**
+ * The store under its staff's latest status. The event carries the staff's own notice only; with
+ * none, busy says `busyDefault` (the app's words, in its language) and reopening clears it.
+ */
+export function withLiveStatus(store: Store, live: StoreUpdateEvent | null, busyDefault: string | null = null): Store {
   if (!live || !(STATUSES as readonly string[]).includes(live.status)) return store;
   const status = live.status as StoreStatus;
   return {
     ...store,
     status,
     stopStoreNotice: status === 'closed' ? (live.notice ?? store.stopStoreNotice) : null,
-    businessNotice: status === 'closed' ? store.businessNotice : live.notice,
+    businessNotice: status === 'closed' ? store.businessNotice : status === 'busy' ? (live.notice ?? busyDefault) : live.notice,
   };
 }

@@ -2,7 +2,7 @@
  * The tablet's side of the server contract (docs/payments-and-orders.md "Tablet"). Kept in the
  * feature: nothing else in the app reads staff data.
  */
-import type { PriceBreakdown } from '@/lib/api/types';
+import type { Arrival, PriceBreakdown } from '@/lib/api/types';
 
 /** An extra topping and how many of it. */
 export interface KitchenExtra {
@@ -84,6 +84,8 @@ export interface TabletOrder {
   address: string | null;
   /** The promise: the booked time, else submit + the store's delivery or preparation time. */
   promisedBy: number;
+  /** The arrival every screen shows, the customer's included (server domain/arrival.rs). */
+  arrival: Arrival | null;
   /** The amounts as the customer agreed to them. */
   breakdown: PriceBreakdown;
   /** A closed order: who closed it (customer, store, system), when, and a refusal's reason. */

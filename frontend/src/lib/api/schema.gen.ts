@@ -1366,6 +1366,23 @@ export interface components {
             ruleName: string;
             ruleType: string;
         };
+        /** @description When the order arrives (delivery) or is ready (pickup, dine-in), as every screen shows it. */
+        Arrival: {
+            /**
+             * Format: int64
+             * @description Epoch ms.
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description Epoch ms from which a countdown to `at` is shown; None: never (a time in the past, or a
+             *     fact rather than a promise).
+             */
+            countdownFrom: number | null;
+            kind: components["schemas"]["ArrivalKind"];
+        };
+        /** @enum {string} */
+        ArrivalKind: "estimated" | "booked" | "ready" | "delivered" | "completed";
         AvailabilityBody: {
             soldOut: boolean;
         };
@@ -1405,6 +1422,7 @@ export interface components {
             reason?: string | null;
         };
         CartDto: {
+            arrival: null | components["schemas"]["Arrival"];
             availableRules: components["schemas"]["RuleOptionDto"][];
             /** @description Lines at list price, discounts as their own entries, fee, payable: adds up to the fen. */
             breakdown: components["schemas"]["BreakdownView"];
@@ -1424,6 +1442,18 @@ export interface components {
             effectOutItems: components["schemas"]["CartItemDto"][];
             isBookOrder: boolean;
             items: components["schemas"]["CartItemDto"][];
+            /**
+             * Format: double
+             * @description Delivery only: the store's minimum product total (起送), 0 when none.
+             */
+            minDeliveryAmount: number;
+            /**
+             * Format: double
+             * @description What the cart still lacks to that minimum: submit is refused while it is above 0.
+             */
+            minDeliveryGap: number;
+            /** @description "还差¥12.00起送" / "¥12.00 more for delivery", when there is a gap. */
+            minDeliveryMsg: string | null;
             /** Format: int32 */
             oldServiceMethod: number | null;
             /** Format: double */
@@ -1877,6 +1907,7 @@ export interface components {
             /** Format: double */
             activityAmount: number;
             address: null | components["schemas"]["OrderAddressDoc"];
+            arrival: null | components["schemas"]["Arrival"];
             /** @description The amounts frozen at submit: lines at list price, discounts, fee, payable. */
             breakdown: components["schemas"]["BreakdownView"];
             canCancel: boolean;
@@ -2519,6 +2550,11 @@ export interface components {
             lat: number;
             /** Format: double */
             lng: number;
+            /**
+             * Format: double
+             * @description Yuan: delivery orders start at this product total (起送); 0: no minimum.
+             */
+            minDeliveryAmount: number;
             point: components["schemas"]["PointDto"];
             /** @description Sorted: 0 delivery, 1 pickup, 2 dine-in. */
             serviceMethods: number[];
