@@ -195,8 +195,7 @@ test("a phone's browser is channel wap (1) and offers WeChat Pay and Alipay; so 
   const login = await customerWithCart(server.base, '13900022003');
   const { page, close } = await openBrowser();
   try {
-    await page.context().setExtraHTTPHeaders({});
-    await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'user-agent': IPHONE_UA } }));
+    // The app reads its channel from the user agent (lib/channel.ts).
     await page.addInitScript((ua) => Object.defineProperty(navigator, 'userAgent', { get: () => ua }), IPHONE_UA);
     await logIn(page, server.base, login);
     const channels = [];
@@ -219,5 +218,69 @@ test("a phone's browser is channel wap (1) and offers WeChat Pay and Alipay; so 
     for (const m of ['alipay_wap', 'wechat_h5', 'unionpay_web']) await desktop.page.getByTestId(`checkout-method-${m}`).waitFor();
   } finally {
     await desktop.close();
+  }
+});
+
+test('the tablet 86es a topping and a flavour: the builder leaves them out, and the pizza is ordered without them', async () => {
+  const tablet = await openBrowser({ viewport: { width: 1280, height: 800 }, hasTouch: true });
+  const tab = tablet.page;
+  const staff = await staffToken();
+  try {
+    await tab.goto(server.base + '/tablet/login');
+    await tab.getByTestId('tablet-store-code').fill('SH001');
+    await tab.getByTestId('tablet-staff-code').fill('manager');
+    await tab.getByTestId('tablet-pin').fill('246810');
+    await tab.getByTestId('tablet-login-submit').click();
+    await tab.getByTestId('tablet-column-new').waitFor();
+    await tab.getByTestId('tablet-soldout-open').click();
+    await tab.getByTestId('tablet-soldout-tab-ingredients').click();
+    for (const code of ['B-MUSHROOM', 'F-PEPPERONI']) {
+      const toggle = tab.getByTestId(`tablet-soldout-ingredient-${code}`);
+      await toggle.click();
+      await tab.locator(`[data-testid="tablet-soldout-ingredient-${code}"][aria-pressed="true"]`).waitFor();
+    }
+    await tab.getByTestId('tablet-soldout-ingredient-search').fill('蘑菇');
+    await shot(tab, 'journey-tablet-1280-ingredients');
+    assert.deepEqual(tablet.problems, []);
+
+    for (const { lang, viewport, prefix } of [
+      { lang: 'zh', viewport: { width: 390, height: 844 }, prefix: 'journey-390-zh' },
+      { lang: 'en', viewport: { width: 1280, height: 800 }, prefix: 'journey-1280-en' },
+    ]) {
+      const { page, problems, close } = await openBrowser({ viewport });
+      try {
+        await page.goto(server.base + '/');
+        await setLang(page, lang);
+        // The pizza's mushrooms: off, marked sold out, not to be put back.
+        await page.goto(server.base + '/product/PZ001');
+        const mushroom = page.getByTestId('base-B-MUSHROOM');
+        await mushroom.waitFor();
+        assert.equal(await mushroom.getAttribute('data-sold-out'), 'true');
+        assert.equal(await mushroom.getAttribute('aria-pressed'), 'false');
+        assert.equal(await mushroom.isDisabled(), true);
+        assert.match(await mushroom.innerText(), lang === 'zh' ? /今日售罄/ : /sold out today/);
+        await mushroom.scrollIntoViewIfNeeded();
+        await shot(page, `${prefix}-builder-topping-out`);
+        // The halves: the pepperoni flavour is not offered.
+        await page.goto(server.base + '/product/HF001');
+        await page.getByTestId('flavour-F-VEGGIE').waitFor();
+        assert.equal(await page.getByTestId('flavour-F-PEPPERONI').count(), 0);
+        await shot(page, `${prefix}-builder-flavour-out`);
+        // The pizza goes into the cart without the mushrooms (the menu is open or booked).
+        await page.goto(server.base + '/product/PZ001');
+        await page.getByTestId('size-12').click();
+        await page.getByTestId('add-to-cart').click();
+        await page.waitForURL('**/menu');
+        await page.getByTestId('cart-count').filter({ hasText: /^1$/ }).waitFor();
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    }
+  } finally {
+    for (const code of ['B-MUSHROOM', 'F-PEPPERONI']) {
+      await call(server.base, 'PUT', `/tablet/ingredients/${code}/availability`, { token: staff, body: { soldOut: false } });
+    }
+    await tablet.close();
   }
 });

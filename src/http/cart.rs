@@ -398,8 +398,14 @@ pub fn check_item(
     let selection = normalize(product, &selection)
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
     let components = actors::domain::cart_item::component_codes(product, &selection);
-    if components.iter().any(|c| sold_out.contains(c)) {
+    if sold_out.contains(&product.product_code) {
         return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
+    }
+    if components.iter().any(|c| sold_out.contains(c)) {
+        return Err(ApiError::bad_input(
+            "所选的配料或口味已售罄，请重新选择",
+            "A topping or flavour you chose is sold out; please choose again",
+        ));
     }
     Ok((
         product.product_code.clone(),

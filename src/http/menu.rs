@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::dto::pick;
-use super::dto::product::{ProductCardDto, ProductDetailDto};
+use super::dto::product::{product_sold_out, ProductCardDto, ProductDetailDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
@@ -96,7 +96,7 @@ pub async fn store_menu(
         sort: category.sort,
         products: products
             .into_iter()
-            .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
+            .map(|p| ProductCardDto::new(p, ctx.lang, product_sold_out(p, &live)))
             .collect(),
     })
     .collect();
@@ -148,13 +148,9 @@ pub async fn product(
         .ok_or_else(|| {
             ApiError::not_found("商品不存在或已下架", "This product is not available")
         })?;
-    let sold_out = state
-        .stores
-        .live(&store.store_code)
-        .await?
-        .is_sold_out(&code);
+    let live = state.stores.live(&store.store_code).await?;
     Ok(Reply::new(ProductDetailDto::new(
-        product, &snapshot, ctx.lang, sold_out,
+        product, &snapshot, ctx.lang, &live,
     )))
 }
 
@@ -191,7 +187,7 @@ pub async fn search(
             &k,
         )
         .into_iter()
-        .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
+        .map(|p| ProductCardDto::new(p, ctx.lang, product_sold_out(p, &live)))
         .collect(),
     };
     Ok(Reply::new(found))

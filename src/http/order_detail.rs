@@ -11,6 +11,7 @@ use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::orders::{OrderRepo, OrderRow};
+use actors::domain::arrival::Arrival;
 use actors::domain::breakdown::BreakdownView;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
@@ -18,7 +19,6 @@ use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Comm
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
 use actors::domain::view_token::{verify, view_token};
-use actors::domain::arrival::Arrival;
 use actors::orders::view::{
     invoice, order_arrival, order_breakdown, order_eta, steps, InvoiceView, Step,
 };

@@ -15,11 +15,11 @@ use actix_web::{get, post, web, HttpRequest};
 use actors::accounts::passwords::{self, LoginKey};
 use actors::accounts::secrets::Token;
 use actors::db::staff::StaffRepo;
+use actors::domain::catalog::Store;
 use actors::domain::hours::start_of_china_day;
 use actors::domain::lang::Lang;
 use actors::domain::money::Fen;
 use actors::domain::order_machine::{state as s, Actor as Mover, Command};
-use actors::domain::catalog::Store;
 use actors::orders::view::{stamp_arrival, tablet_order, TabletOrder};
 use actors::orders::OrderFailure;
 use serde::{Deserialize, Serialize};
@@ -284,10 +284,7 @@ async fn store_move(
     let mut order = tablet_order(&row, &history);
     let store = live_store(state, &row.store_code).await;
     stamp_arrival(&mut order, store.as_ref(), state.clock.now_ms());
-    Ok(Reply::new(TabletMoveDto {
-        order,
-        refund,
-    }))
+    Ok(Reply::new(TabletMoveDto { order, refund }))
 }
 
 /// Accepts an order awaiting acceptance.

@@ -93,7 +93,7 @@ pub fn arrival(
     Some(Arrival {
         kind: ArrivalKind::Estimated,
         at,
-        countdown_from: Some(i64::MIN),
+        countdown_from: Some(0),
     })
 }
 
@@ -130,7 +130,7 @@ mod tests {
         Option<(ArrivalKind, i64, Option<i64>)>,
     );
 
-    /// Times in minutes after T; `i64::MIN` as countdown-from means "from the start".
+    /// Times in minutes after T; `start` as countdown-from means "from the start" (epoch 0).
     #[test]
     fn arrival_table() {
         use ArrivalKind::*;
@@ -165,7 +165,7 @@ mod tests {
         ];
         let ms = |m: i64| {
             if m == start {
-                i64::MIN
+                0
             } else {
                 T + m * MIN
             }
@@ -177,7 +177,11 @@ mod tests {
                 at: ms(at),
                 countdown_from: from.map(ms),
             });
-            assert_eq!(arrival(&promise, progress, &history, ms(now)), want, "{name}");
+            assert_eq!(
+                arrival(&promise, progress, &history, ms(now)),
+                want,
+                "{name}"
+            );
         }
     }
 

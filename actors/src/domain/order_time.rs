@@ -721,14 +721,24 @@ mod tests {
             ("night, store takes no bookings", store(Open, false), night, None, Err(NotTaking::OutsideHours)),
         ];
         for (name, store, now, booked, want) in cases {
-            assert_eq!(check_taking(&store, PICKUP, booked, ms(now)), want, "{name}");
+            assert_eq!(
+                check_taking(&store, PICKUP, booked, ms(now)),
+                want,
+                "{name}"
+            );
         }
         // Every refusal says why in both languages, and offers booking only when there is one.
         let books = store(Closed, true);
         let no_books = store(Closed, false);
         assert!(NotTaking::Closed.message(&books, Lang::Zh).contains("预约"));
-        assert!(!NotTaking::Closed.message(&no_books, Lang::Zh).contains("预约"));
-        assert!(NotTaking::OutsideHours.message(&books, Lang::En).contains("book"));
-        assert!(NotTaking::OutsideHours.message(&no_books, Lang::En).is_ascii());
+        assert!(!NotTaking::Closed
+            .message(&no_books, Lang::Zh)
+            .contains("预约"));
+        assert!(NotTaking::OutsideHours
+            .message(&books, Lang::En)
+            .contains("book"));
+        assert!(NotTaking::OutsideHours
+            .message(&no_books, Lang::En)
+            .is_ascii());
     }
 }

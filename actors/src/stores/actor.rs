@@ -285,15 +285,15 @@ impl Handler<SetSoldOut> for StoreActor {
         AtomicResponse::new(Box::pin(
             async move {
                 let now = job.clock.now_ms();
-                let SoldOutItem::Product(code) = &msg.item;
+                let code = msg.item.key();
                 let changed = job
                     .repo
-                    .set_sold_out(&job.store_code, code, msg.sold_out, now)
+                    .set_sold_out(&job.store_code, &code, msg.sold_out, now)
                     .await?;
                 if changed.is_none() {
                     return job.check(0).await;
                 }
-                tracing::info!(store = %job.store_code, product = %code, sold_out = msg.sold_out, "sold-out toggled");
+                tracing::info!(store = %job.store_code, item = %code, sold_out = msg.sold_out, "sold-out toggled");
                 job.apply_and_announce(&msg.store).await
             }
             .into_actor(self),

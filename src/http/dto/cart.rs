@@ -3,17 +3,17 @@
 
 use super::pick;
 use actors::catalogue::Snapshot;
+use actors::domain::arrival::{cart_arrival, Arrival};
 use actors::domain::breakdown::BreakdownView;
 use actors::domain::cart::Cart;
 use actors::domain::cart_item::{choice_key, Selection};
 use actors::domain::cart_pricing::{LineStatus, PricedCart, PricedLine, RuleOption};
-use actors::domain::arrival::{cart_arrival, Arrival};
 use actors::domain::catalog::{Ingredient, Product, Store, DELIVERY};
-use actors::domain::order_machine::Promise;
-use actors::domain::store_rules::delivery_minimum_gap;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
+use actors::domain::order_machine::Promise;
 use actors::domain::promotion_choice::LeftOut;
+use actors::domain::store_rules::delivery_minimum_gap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -384,7 +384,13 @@ pub fn min_delivery_message(gap: Fen, lang: Lang) -> Option<String> {
 
 impl CartDto {
     /// The store's terms for this cart: its delivery minimum and the arrival checkout shows.
-    pub fn with_store(mut self, store: &Store, priced: &PricedCart, lang: Lang, now: i64) -> CartDto {
+    pub fn with_store(
+        mut self,
+        store: &Store,
+        priced: &PricedCart,
+        lang: Lang,
+        now: i64,
+    ) -> CartDto {
         if self.order_type == DELIVERY {
             self.min_delivery_amount = store.min_delivery_amount;
         }

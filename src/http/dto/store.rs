@@ -72,6 +72,9 @@ pub struct StoreDto {
     pub status: String,
     /// Open right now: not closed and inside its business hours (China time).
     pub is_open: bool,
+    /// Inside its business hours right now, whatever its staff's status: with a live status
+    /// change (`store:update`) the app knows whether the store is open again.
+    pub within_hours: bool,
     pub store_tel: String,
     pub standby_tel: Option<String>,
     pub city_code: String,
@@ -147,6 +150,10 @@ impl StoreDto {
             area_points: store.delivery_area.iter().map(|p| [p.lng, p.lat]).collect(),
             status: status_text(store.status).into(),
             is_open: hours::is_open_at(store, now),
+            within_hours: hours::within_windows(
+                &windows,
+                now.with_timezone(&hours::china_offset()).time(),
+            ),
             store_tel: store.store_tel.clone(),
             standby_tel: store.standby_tel.clone(),
             city_code: store.city_code.clone(),

@@ -27,6 +27,8 @@ export function withLiveStatus(store: Store, live: StoreUpdateEvent | null, busy
   return {
     ...store,
     status,
+    // Open again once its staff reopen it, if it is inside its hours (older servers: as loaded).
+    isOpen: status === 'closed' ? false : (store.withinHours ?? store.isOpen),
     stopStoreNotice: status === 'closed' ? (live.notice ?? store.stopStoreNotice) : null,
     businessNotice: status === 'closed' ? store.businessNotice : status === 'busy' ? (live.notice ?? busyDefault) : live.notice,
   };

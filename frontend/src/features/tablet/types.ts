@@ -134,6 +134,20 @@ export interface StoreBoard {
 }
 
 /** GET /tablet/products?keyword= */
+/** An ingredient or a flavour on the board (GET /tablet/ingredients). */
+export interface TabletIngredient {
+  code: string;
+  kind: 'sauce' | 'base' | 'extra' | 'flavor';
+  name: string;
+  usedBy: number;
+  soldOut: boolean;
+}
+
+/** Its key in the board's sold-out list (server store_board::SoldOutItem::key). */
+export function ingredientKey(i: Pick<TabletIngredient, 'code' | 'kind'>): string {
+  return `${i.kind === 'flavor' ? 'flavor' : 'ingredient'}:${i.code}`;
+}
+
 export interface TabletProduct {
   productCode: string;
   name: string;

@@ -1696,6 +1696,9 @@ export interface components {
             nameEN: string;
             /** Format: double */
             price: number;
+            /** @description 86ed at this store (issue 22). Only base toppings are listed so: the builder shows them
+             *     taken off; sold-out sauces, extras and flavours are left out of their lists. */
+            soldOut: boolean;
         };
         InProgressDto: {
             /** Format: double */
@@ -2544,6 +2547,8 @@ export interface components {
             inRange: boolean | null;
             /** @description Open right now: not closed and inside its business hours (China time). */
             isOpen: boolean;
+            /** @description Inside its business hours right now, whatever its staff's status. */
+            withinHours: boolean;
             /** @description The virtual default store 88888: never to be saved as a selection. */
             isVirtual: boolean;
             /** Format: double */
