@@ -229,9 +229,9 @@ pub struct BoardIngredientDto {
 
 /// What an ingredient or flavour code is in the catalogue, and how many products use it.
 fn ingredient_kind(snapshot: &Snapshot, code: &str) -> Option<(SoldOutItem, &'static str, u32)> {
-    let products = &snapshot.catalogue.products;
+    let all = &snapshot.catalogue.products;
     let count = |f: &dyn Fn(&actors::domain::catalog::Product) -> bool| {
-        products.iter().filter(|p| f(p)).count() as u32
+        all.iter().filter(|p| f(p)).count() as u32
     };
     let kinds: [(&'static str, u32); 4] = [
         ("sauce", count(&|p| p.sauces.iter().any(|i| i.code == code))),

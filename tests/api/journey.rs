@@ -271,9 +271,8 @@ async fn one_arrival_time_on_checkout_the_order_and_the_tablet() {
         "unpaid: nothing promised"
     );
     let payment = crate::payments::create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success")
-        .await
-        .assert_ok();
+    let paid = pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
+    assert_eq!(paid.status, 200, "{}", paid.body);
     let paid = until_state(&app, &token, &order_no, 6).await;
     let arrival = paid["arrival"].clone();
     assert_eq!(arrival["kind"], "estimated");
@@ -344,9 +343,8 @@ async fn a_booked_order_shows_its_time_and_counts_down_only_near_it() {
     let placed = submit(&app, &token, &submit_body(&cart, None, "online"), "k-b").await;
     let order_no = placed.assert_ok()["orderNo"].as_str().unwrap().to_string();
     let payment = crate::payments::create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success")
-        .await
-        .assert_ok();
+    let paid = pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
+    assert_eq!(paid.status, 200, "{}", paid.body);
     let paid = until_state(&app, &token, &order_no, 6).await;
     // Booked a day ahead: its time, and a countdown only from two hours before it.
     assert_eq!(

@@ -169,7 +169,7 @@ describe('defaultSelection', () => {
     expect(defaultSelection(minSale3).quantity).toBe(3);
   });
   it('takes off a base topping the store has 86ed, and keeps it off (issue 22)', () => {
-    const out = product({ sizeList: sizes, pastryList: pastries, sauceList: sauces, baseIngredientList: [...base, { ...base[0]!, code: 'MSH', name: '蘑菇', soldOut: true }] });
+    const out = product({ sizeList: sizes, pastryList: pastries, sauceList: sauces, baseIngredientList: [...base, { code: 'MSH', name: '蘑菇', nameEN: 'Mushroom', price: 0, isDefault: true, maxQuantity: 1, soldOut: true }] });
     expect(defaultSelection(out).removedBase).toEqual(['MSH']);
     expect(normalizeSelection(out, { ...defaultSelection(out), removedBase: [] }).removedBase).toEqual(['MSH']);
     expect(normalizeSelection(out, { ...defaultSelection(out), removedBase: ['OLV'] }).removedBase).toEqual(['OLV', 'MSH']);
