@@ -66,7 +66,7 @@ for (const { lang, viewport, phone, prefix } of [
       await arrival.waitFor();
       assert.equal(await arrival.getAttribute('data-kind'), 'booked');
       const bookedText = await arrival.innerText();
-      assert.match(bookedText, lang === 'zh' ? /预约 明天 \d{2}:\d{2} 取餐/ : /Booked for pickup Tomorrow \d{2}:\d{2}/);
+      assert.match(bookedText, lang === 'zh' ? /预约 明天 \d{2}:\d{2} 取餐/ : /Booked pickup: Tomorrow \d{2}:\d{2}/);
 
       // The store runs out of cola while the customer is on the page.
       await soldOut(staff, 'DR001', true);
@@ -261,7 +261,7 @@ test('the tablet 86es a topping and a flavour: the builder leaves them out, and 
         assert.equal(await mushroom.getAttribute('aria-pressed'), 'false');
         assert.equal(await mushroom.isDisabled(), true);
         assert.match(await mushroom.innerText(), lang === 'zh' ? /今日售罄/ : /sold out today/);
-        await mushroom.scrollIntoViewIfNeeded();
+        await mushroom.evaluate((e) => e.scrollIntoView({ block: 'center' }));
         await shot(page, `${prefix}-builder-topping-out`);
         // The halves: the pepperoni flavour is not offered.
         await page.goto(server.base + '/product/HF001');

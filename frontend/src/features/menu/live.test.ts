@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '@/test/fixtures';
 import type { MenuCategory, ProductCard } from '@/lib/api/types';
-import { withLiveSoldOut, withLiveStatus } from './live';
+import { ownClosedNotice, withLiveSoldOut, withLiveStatus } from './live';
 
 const product = (productCode: string, soldOut = false) => ({ productCode, soldOut }) as ProductCard;
 const menu: MenuCategory[] = [{ categoryCode: 'C1', categoryName: '饮品', categoryNameCN: '饮品', categoryNameEN: 'Drinks', sort: 1, products: [product('DR001'), product('DR002', true)] }];
@@ -30,5 +30,12 @@ describe('the menu under the store live state', () => {
   it('ignores a status it does not know', () => {
     const store = makeStore({ status: 'open' });
     expect(withLiveStatus(store, update('sleeping', null, []))).toBe(store);
+  });
+
+  it("keeps the staff's closing words, not the server's default ones the menu says itself", () => {
+    expect(ownClosedNotice('设备检修，暂停营业')).toBe('设备检修，暂停营业');
+    expect(ownClosedNotice('门店暂停营业，请重新选择门店')).toBeNull();
+    expect(ownClosedNotice('This store is temporarily closed; please choose another store')).toBeNull();
+    expect(ownClosedNotice(null)).toBeNull();
   });
 });

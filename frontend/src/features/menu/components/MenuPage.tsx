@@ -16,7 +16,7 @@ import type { OrderType } from '@/lib/orders';
 import { storeName, storeState } from '@/utils/storeDisplay';
 import { formatDayTime } from '@/utils/time';
 import { getMenu, visibleCategories } from '../api/menu';
-import { withLiveSoldOut, withLiveStatus } from '../live';
+import { ownClosedNotice, withLiveSoldOut, withLiveStatus } from '../live';
 import { noticeMark, noticeViewer } from '../noticeMark';
 import { forgetMenuPlace, keepMenuPlace, menuPlaceKey, peekMenuPlace } from '../scrollMemory';
 import './MenuPage.css';
@@ -146,7 +146,7 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
           <AlertIcon className="notice__icon" />
           <div className="notice__body">
             <strong>{t(closedWhy === 'closed' ? 'menu.closed.title' : 'menu.hoursOut.title')}</strong>
-            {closedWhy === 'closed' && stopNotice && <span>{stopNotice}</span>}
+            {closedWhy === 'closed' && ownClosedNotice(stopNotice) && <span data-testid="stop-store-own-notice">{ownClosedNotice(stopNotice)}</span>}
             {closedWhy === 'hours' && <span>{t('menu.hours', { hours: store.businessHourListText })}</span>}
             {bookedAt !== null ? (
               <span className="menu__booked" data-testid="menu-booked">
