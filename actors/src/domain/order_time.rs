@@ -693,6 +693,9 @@ mod tests {
         );
     }
 
+    /// (name, store, now, booked at, answer)
+    type TakingRow<'a> = (&'a str, Store, &'a str, Option<i64>, Result<(), NotTaking>);
+
     #[test]
     fn check_taking_table() {
         use crate::domain::catalog::StoreStatus;
@@ -708,7 +711,7 @@ mod tests {
         };
         use StoreStatus::*;
         #[rustfmt::skip]
-        let cases: [(&str, Store, &str, Option<i64>, Result<(), NotTaking>); 10] = [
+        let cases: [TakingRow; 10] = [
             ("open, in hours, now", store(Open, true), now, None, Ok(())),
             ("busy still takes orders", store(Busy, false), now, None, Ok(())),
             ("closed by staff, now", store(Closed, true), now, None, Err(NotTaking::Closed)),
