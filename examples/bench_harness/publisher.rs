@@ -65,6 +65,7 @@ impl OtherNode {
                         state: 6,
                         at: sent_at as i64,
                         eta: None,
+                        arrival: None,
                         seq,
                     }
                 }

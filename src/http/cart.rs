@@ -19,7 +19,7 @@ use actors::domain::catalog::{virtual_store, Store, GIFT_CATEGORY_NAME, VIRTUAL_
 use actors::domain::effective::{availability, Availability, RuleContext};
 use actors::domain::hours::china_time;
 use actors::domain::lang::Lang;
-use actors::domain::order_time::stored_or_reset;
+use actors::domain::order_time::{check_taking, stored_or_reset, NotTaking};
 use actors::domain::store_board::StoreLive;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -89,7 +89,7 @@ pub fn render_with(
     board: &(Store, StoreLive),
 ) -> CartDto {
     let now = state.clock.now_ms();
-    priced_with(state, snapshot, &stored.cart, board, |priced, _| {
+    priced_with(state, snapshot, &stored.cart, board, |priced, store| {
         let mut cart = stored.cart.clone();
         cart.order_time = Some(cart_time(&cart, now));
         CartDto::new(
@@ -103,6 +103,7 @@ pub fn render_with(
                 now,
             },
         )
+        .with_store(store, priced, ctx.lang, now)
     })
 }
 
@@ -315,6 +316,7 @@ pub async fn add_items(
         None if store.service_methods.contains(&current.cart.order_type) => current.cart.order_type,
         None => store.service_methods.first().copied().unwrap_or(0),
     };
+    check_store_takes(&store, &current.cart, order_type, state.clock.now_ms())?;
     let at = cart_time(&current.cart, state.clock.now_ms());
     let sold_out = state.stores.live(&store.store_code).await?.sold_out;
     let rules = RuleContext {
@@ -329,6 +331,29 @@ pub async fn add_items(
     }
     let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
     update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// A store its staff closed (休息中) takes no items as if it were open (issue 22): an add is
+/// refused, saying why and what to do, unless the cart is booked at this store for a slot it
+/// takes (`order_time::check_taking`). Outside its hours a store still fills carts — the
+/// customer books the time at checkout, and submit refuses an order for now.
+pub fn check_store_takes(store: &Store, cart: &Cart, order_type: u8, now: i64) -> ApiResult<()> {
+    let why = match check_taking(store, order_type, None, now) {
+        Err(why @ NotTaking::Closed) => why,
+        _ => return Ok(()),
+    };
+    let booked_here = cart.is_book && cart.store_code.as_deref() == Some(store.store_code.as_str());
+    let booked_ok = booked_here
+        && cart
+            .order_time
+            .is_some_and(|at| check_taking(store, order_type, Some(at), now).is_ok());
+    if booked_ok {
+        return Ok(());
+    }
+    Err(ApiError::bad_input(
+        why.message(store, Lang::Zh),
+        why.message(store, Lang::En),
+    ))
 }
 
 /// A line ready for the cart: product code, normalized selection, quantity, minSale.
@@ -373,8 +398,14 @@ pub fn check_item(
     let selection = normalize(product, &selection)
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
     let components = actors::domain::cart_item::component_codes(product, &selection);
-    if components.iter().any(|c| sold_out.contains(c)) {
+    if sold_out.contains(&product.product_code) {
         return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
+    }
+    if components.iter().any(|c| sold_out.contains(c)) {
+        return Err(ApiError::bad_input(
+            "所选的配料或口味已售罄，请重新选择",
+            "A topping or flavour you chose is sold out; please choose again",
+        ));
     }
     Ok((
         product.product_code.clone(),

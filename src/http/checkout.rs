@@ -17,13 +17,13 @@ use actors::db::addresses::AddressRepo;
 use actors::db::orders::{NewOrder, NewOrderLine};
 use actors::db::users::UserRepo;
 use actors::domain::address::{is_illegal, ContactName};
-use actors::domain::catalog::{LngLat, StoreStatus, DELIVERY, DINE_IN};
-use actors::domain::hours::{china_time, is_open_at};
+use actors::domain::catalog::{LngLat, DELIVERY, DINE_IN};
+use actors::domain::hours::china_time;
 use actors::domain::invoice::{Invoice, InvoiceError, InvoiceInput};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::order_status::PaymentType;
-use actors::domain::order_time::{asap_time, check_booking};
+use actors::domain::order_time::{asap_time, check_taking};
 use actors::domain::phone::Phone;
 use actors::domain::remark::Remark;
 use actors::domain::store_rules::delivers_to;
@@ -187,12 +187,6 @@ async fn attempt(
     // all see the same sold-out list.
     let board = orderable_board(state, &snapshot, cart.store_code.as_deref().unwrap_or("")).await?;
     let store = &board.0;
-    if store.status == StoreStatus::Closed {
-        return Err(ApiError::bad_input(
-            "门店暂停营业，请重新选择门店",
-            "The store is temporarily closed; please choose another store",
-        ));
-    }
     let order_type = body.order_type;
     if order_type != cart.order_type {
         return Err(ApiError::bad_input(
@@ -210,18 +204,14 @@ async fn attempt(
         .valid_desk(now)
         .filter(|d| d.store_code == store.store_code)
         .cloned();
-    let order_time = if cart.is_book {
-        let at = cart.order_time.unwrap_or(0);
-        check_booking(store, order_type, at, now)
-            .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+    // A closed store, or one outside its hours, takes bookings for a slot it takes, and
+    // nothing else (the store's status is about now, the booking about its time).
+    let booked_at = cart.is_book.then(|| cart.order_time.unwrap_or(0));
+    check_taking(store, order_type, booked_at, now)
+        .map_err(|e| ApiError::bad_input(e.message(store, Lang::Zh), e.message(store, Lang::En)))?;
+    let order_time = if let Some(at) = booked_at {
         at
     } else {
-        if !is_open_at(store, china_time(now)) {
-            return Err(ApiError::bad_input(
-                "门店当前不在营业时间",
-                "The store is not open now",
-            ));
-        }
         if order_type == DINE_IN && desk.is_some() {
             now
         } else {
@@ -329,6 +319,14 @@ async fn attempt(
             ),
             cart: serde_json::to_value(&dto).unwrap_or_default(),
         });
+    }
+    // Below the store's delivery minimum (起送): say how much is missing.
+    if dto.min_delivery_gap > Fen::ZERO {
+        let (gap, min) = (dto.min_delivery_gap, dto.min_delivery_amount);
+        return Err(ApiError::bad_input(
+            format!("还差¥{gap}起送（本店外送¥{min}起送），请再选些商品"),
+            format!("Add ¥{gap} more for delivery: this store delivers orders from ¥{min}"),
+        ));
     }
     let (product_amount, discount, fee, total, lines, rules, items, breakdown) = priced_with(
         state,

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::dto::pick;
-use super::dto::product::{ProductCardDto, ProductDetailDto};
+use super::dto::product::{product_sold_out, ProductCardDto, ProductDetailDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
@@ -104,9 +104,7 @@ pub async fn store_menu(
                 sort: category.sort,
                 products: products
                     .into_iter()
-                    .map(|p| {
-                        ProductCardDto::new(p, ctx.lang, board.live.is_sold_out(&p.product_code))
-                    })
+                    .map(|p| ProductCardDto::new(p, ctx.lang, product_sold_out(p, &board.live)))
                     .collect(),
             })
             .collect();
@@ -170,9 +168,8 @@ pub async fn product(
                 .ok_or_else(|| {
                     ApiError::not_found("商品不存在或已下架", "This product is not available")
                 })?;
-            let sold_out = board.live.is_sold_out(&code);
             Ok::<_, ApiError>(ProductDetailDto::new(
-                product, &snapshot, ctx.lang, sold_out,
+                product, &snapshot, ctx.lang, &board.live,
             ))
         })
         .await?;
@@ -212,7 +209,7 @@ pub async fn search(
             &k,
         )
         .into_iter()
-        .map(|p| ProductCardDto::new(p, ctx.lang, live.is_sold_out(&p.product_code)))
+        .map(|p| ProductCardDto::new(p, ctx.lang, product_sold_out(p, &live)))
         .collect(),
     };
     Ok(Reply::new(found))

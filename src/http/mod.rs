@@ -124,6 +124,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(tablet_store::set_status)
                 .service(tablet_store::products)
                 .service(tablet_store::set_availability)
+                .service(tablet_store::ingredients)
+                .service(tablet_store::set_ingredient_availability)
                 .service(tablet_store::unattended)
                 // Literal payment paths before /payments/{paymentId}.
                 .service(payments::create)

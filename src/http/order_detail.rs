@@ -11,6 +11,7 @@ use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::orders::{OrderRepo, OrderRow};
+use actors::domain::arrival::Arrival;
 use actors::domain::breakdown::BreakdownView;
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
@@ -18,7 +19,9 @@ use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Comm
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
 use actors::domain::view_token::{verify, view_token};
-use actors::orders::view::{invoice, order_breakdown, order_eta, steps, InvoiceView, Step};
+use actors::orders::view::{
+    invoice, order_arrival, order_breakdown, order_eta, steps, InvoiceView, Step,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
@@ -131,6 +134,8 @@ pub struct OrderDetailDto {
     /// The last transition's number; `order:progress` events continue from it.
     pub seq: i64,
     pub eta: Option<i64>,
+    /// When it arrives or is ready, as every screen shows it (booked time, delivered at…).
+    pub arrival: Option<Arrival>,
     pub steps: Vec<Step>,
     pub can_cancel: bool,
     /// Lets someone without the customer's login follow this order (`order:watch`).
@@ -256,6 +261,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         created_at: order.created_at,
         seq: order.seq,
         eta: order_eta(&order, &history, live_store.as_ref(), now),
+        arrival: order_arrival(&order, &history, live_store.as_ref(), now),
         steps: steps(&order, &history, lang),
         can_cancel,
         view_token: view_token(&state.table_secret, &order.order_no),

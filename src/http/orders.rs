@@ -511,6 +511,12 @@ pub async fn reorder(
         store.service_methods.first().copied().unwrap_or(0)
     };
     let now = state.clock.now_ms();
+    let owner = CartOwner {
+        key: actors::carts::CartKey::User(user.user_id),
+        issued: false,
+    };
+    let current = state.carts.read(&owner.key).await?;
+    super::cart::check_store_takes(&store, &current.cart, order_type, now)?;
     let sold_out = state.stores.live(&store.store_code).await?.sold_out;
     let rules = actors::domain::effective::RuleContext {
         at: actors::domain::hours::china_time(now),
@@ -546,10 +552,6 @@ pub async fn reorder(
             "None of this order's items can be ordered now",
         ));
     }
-    let owner = CartOwner {
-        key: actors::carts::CartKey::User(user.user_id),
-        issued: false,
-    };
     let mutation = add_lines(store.store_code.clone(), order_type, lines, now);
     let cart = update_and_render(&state, &ctx, &owner, mutation)
         .await?

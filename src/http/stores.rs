@@ -32,7 +32,15 @@ pub async fn default_store(state: web::Data<AppState>, ctx: Ctx) -> Reply<StoreD
     let snapshot = state.catalogue.get().await;
     let now = state.clock.china_now();
     let dto = match snapshot.default_store() {
-        Some(store) => StoreDto::new(store, &snapshot, ctx.lang, now, None),
+        // As its staff set it now, like any store card (a closed flagship says so); the
+        // catalogue's when the board cannot be read.
+        Some(listed) => {
+            let store = match state.stores.effective(listed).await {
+                Ok((shown, _)) => shown,
+                Err(_) => listed.clone(),
+            };
+            StoreDto::new(&store, &snapshot, ctx.lang, now, None)
+        }
         None => {
             let store = virtual_store(snapshot.catalogue.cities.first());
             StoreDto::new(&store, &snapshot, ctx.lang, now, None)

@@ -15,11 +15,12 @@ use actix_web::{get, post, web, HttpRequest};
 use actors::accounts::passwords::{self, LoginKey};
 use actors::accounts::secrets::Token;
 use actors::db::staff::StaffRepo;
+use actors::domain::catalog::Store;
 use actors::domain::hours::start_of_china_day;
 use actors::domain::lang::Lang;
 use actors::domain::money::Fen;
 use actors::domain::order_machine::{state as s, Actor as Mover, Command};
-use actors::orders::view::{tablet_order, TabletOrder};
+use actors::orders::view::{stamp_arrival, tablet_order, TabletOrder};
 use actors::orders::OrderFailure;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -136,6 +137,28 @@ pub struct QueueQuery {
     scope: Option<String>,
 }
 
+/// The store as customers meet it now (busy is slower): what the cards' arrivals are
+/// computed from. The catalogue's when the board cannot be read.
+pub async fn live_store(state: &AppState, code: &str) -> Option<Store> {
+    let snapshot = state.catalogue.get().await;
+    let listed = snapshot.store(code)?;
+    Some(match state.stores.effective(listed).await {
+        Ok((shown, _)) => shown,
+        Err(_) => listed.clone(),
+    })
+}
+
+/// Each card's arrival as of now (the queue's cards are kept; the arrival moves on).
+pub fn stamp_all<'a>(
+    cards: impl Iterator<Item = &'a mut TabletOrder>,
+    store: Option<&Store>,
+    now: i64,
+) {
+    for card in cards {
+        stamp_arrival(card, store, now);
+    }
+}
+
 /// The store's live queue, oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
     responses((status = 200, body = Envelope<Vec<TabletOrder>>), (status = 401)))]
@@ -167,6 +190,12 @@ pub async fn queue(
         list.extend(closed_today(&state, staff.store_code()).await?);
         list.sort_by_key(|(created_at, id, _)| (*created_at, *id));
     }
+    let store = live_store(&state, staff.store_code()).await;
+    stamp_all(
+        list.iter_mut().map(|(_, _, card)| card),
+        store.as_ref(),
+        state.clock.now_ms(),
+    );
     Ok(Reply::new(
         list.into_iter().map(|(_, _, card)| card).collect(),
     ))
@@ -261,10 +290,10 @@ async fn store_move(
         .await?
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
     let history = repo.history(&order_no).await?;
-    Ok(Reply::new(TabletMoveDto {
-        order: tablet_order(&row, &history),
-        refund,
-    }))
+    let mut order = tablet_order(&row, &history);
+    let store = live_store(state, &row.store_code).await;
+    stamp_arrival(&mut order, store.as_ref(), state.clock.now_ms());
+    Ok(Reply::new(TabletMoveDto { order, refund }))
 }
 
 /// Accepts an order awaiting acceptance.

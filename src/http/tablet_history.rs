@@ -109,6 +109,8 @@ pub async fn history(
             list.push(tablet_order(&row, &repo.history(order_no).await?));
         }
     }
+    let store = super::tablet::live_store(&state, staff.store_code()).await;
+    super::tablet::stamp_all(list.iter_mut(), store.as_ref(), state.clock.now_ms());
     Ok(Reply::new(TabletHistoryDto {
         list,
         page,

@@ -15,7 +15,7 @@ use actors::catalogue::Snapshot;
 use actors::db::orders::OrderRepo;
 use actors::domain::catalog::Store;
 use actors::domain::store_board::{
-    clean_notice, parse_status, shown_notice, status_name, StoreLive, NOTICE_MAX_CHARS,
+    clean_notice, parse_status, shown_notice, status_name, SoldOutItem, StoreLive, NOTICE_MAX_CHARS,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -210,6 +210,125 @@ pub async fn set_availability(
     let (shown, live) = state
         .stores
         .set_sold_out(&store, &code, body.sold_out)
+        .await?;
+    Ok(Reply::new(board(&state, &ctx, &shown, &live).await))
+}
+
+/// An ingredient or a flavour staff can mark sold out, wherever the menu uses it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardIngredientDto {
+    pub code: String,
+    /// sauce, base (a topping pizzas come with), extra (an added topping) or flavor.
+    pub kind: &'static str,
+    pub name: String,
+    /// How many products use it (flavours: multi-flavour and half-and-half pizzas).
+    pub used_by: u32,
+    pub sold_out: bool,
+}
+
+/// What an ingredient or flavour code is in the catalogue, and how many products use it.
+fn ingredient_kind(snapshot: &Snapshot, code: &str) -> Option<(SoldOutItem, &'static str, u32)> {
+    let all = &snapshot.catalogue.products;
+    let count = |f: &dyn Fn(&actors::domain::catalog::Product) -> bool| {
+        all.iter().filter(|p| f(p)).count() as u32
+    };
+    let kinds: [(&'static str, u32); 4] = [
+        ("sauce", count(&|p| p.sauces.iter().any(|i| i.code == code))),
+        (
+            "base",
+            count(&|p| p.base_ingredients.iter().any(|i| i.code == code)),
+        ),
+        (
+            "extra",
+            count(&|p| p.extra_ingredients.iter().any(|i| i.code == code)),
+        ),
+        (
+            "flavor",
+            count(&|p| p.flavors.iter().any(|f| f.flavor_code == code)),
+        ),
+    ];
+    let (kind, used_by) = kinds.into_iter().find(|(_, n)| *n > 0)?;
+    let item = if kind == "flavor" {
+        SoldOutItem::Flavor(code.to_string())
+    } else {
+        SoldOutItem::Ingredient(code.to_string())
+    };
+    Some((item, kind, used_by))
+}
+
+/// The ingredients (sauces, base and extra toppings) and flavours staff can mark sold out
+/// (issue 22), each once, with how many products use it.
+#[utoipa::path(tag = "tablet",
+    responses((status = 200, body = Envelope<Vec<BoardIngredientDto>>), (status = 401)))]
+#[get("/tablet/ingredients")]
+pub async fn ingredients(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    staff: StaffAuth,
+) -> ApiResult<Reply<Vec<BoardIngredientDto>>> {
+    let snapshot = state.catalogue.get().await;
+    let live = state.stores.live(staff.store_code()).await?;
+    let mut seen = std::collections::BTreeMap::new();
+    for p in snapshot.catalogue.products.iter().filter(|p| p.is_show) {
+        let ingredients = p
+            .sauces
+            .iter()
+            .chain(&p.base_ingredients)
+            .chain(&p.extra_ingredients);
+        for i in ingredients {
+            seen.entry(i.code.clone())
+                .or_insert_with(|| pick(&i.name, ctx.lang));
+        }
+        for f in &p.flavors {
+            seen.entry(f.flavor_code.clone())
+                .or_insert_with(|| pick(&f.name, ctx.lang));
+        }
+    }
+    let mut list: Vec<BoardIngredientDto> = seen
+        .into_iter()
+        .filter_map(|(code, name)| {
+            let (item, kind, used_by) = ingredient_kind(&snapshot, &code)?;
+            Some(BoardIngredientDto {
+                sold_out: live.is_sold_out(&item.key()),
+                code,
+                kind,
+                name,
+                used_by,
+            })
+        })
+        .collect();
+    let rank = |k: &str| {
+        ["flavor", "base", "extra", "sauce"]
+            .iter()
+            .position(|x| *x == k)
+    };
+    list.sort_by(|a, b| (rank(a.kind), &a.code).cmp(&(rank(b.kind), &b.code)));
+    Ok(Reply::new(list))
+}
+
+/// Marks an ingredient (a sauce, a base or an extra topping) or a flavour sold out ("86") or
+/// back on sale at the staff's store (issue 22): it leaves every product and half that uses it
+/// at once — builders leave it out, menu cards of pizzas it leaves short of flavours show sold
+/// out, carts holding it show the line disabled, adds and submit refuse it (errCode -7).
+#[utoipa::path(tag = "tablet", params(("code" = String, Path)), request_body = AvailabilityBody,
+    responses((status = 200, body = Envelope<StoreBoardDto>), (status = 401), (status = 404)))]
+#[put("/tablet/ingredients/{code}/availability")]
+pub async fn set_ingredient_availability(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    staff: StaffAuth,
+    path: web::Path<String>,
+    body: web::Json<AvailabilityBody>,
+) -> ApiResult<Reply<StoreBoardDto>> {
+    let code = params::code("code", &path)?;
+    let snapshot = state.catalogue.get().await;
+    let (item, _, _) = ingredient_kind(&snapshot, &code)
+        .ok_or_else(|| ApiError::not_found("配料或口味不存在", "No such ingredient or flavour"))?;
+    let store = staff_store(&snapshot, &staff)?;
+    let (shown, live) = state
+        .stores
+        .set_item_sold_out(&store, item, body.sold_out)
         .await?;
     Ok(Reply::new(board(&state, &ctx, &shown, &live).await))
 }

@@ -13,6 +13,7 @@ mod geo;
 mod health;
 mod helpers;
 mod invoice;
+mod journey;
 mod kitchen;
 mod menu;
 mod metrics;

@@ -138,7 +138,11 @@ async fn a_closed_store_refuses_orders_and_busy_lengthens_promises() {
     );
     let refused = app.post("/api/v1/orders", &body, Some(&token)).await;
     refused.assert_error(400, "400");
-    assert_eq!(refused.err_msg(), "门店暂停营业，请重新选择门店");
+    // SH001 takes bookings: the refusal says so (issue 22).
+    assert_eq!(
+        refused.err_msg(),
+        "门店休息中，请预约稍后的时间或选择其他门店"
+    );
     // Store lists say so too: finding a store for an address passes it over.
     let sh001 = crate::helpers::demo()
         .stores

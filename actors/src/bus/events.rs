@@ -22,6 +22,9 @@ pub enum Event {
         at: i64,
         /// Epoch ms the order is expected at the customer, when known.
         eta: Option<i64>,
+        /// What every screen shows as the arrival (`domain::arrival`), when known.
+        #[serde(default)]
+        arrival: Option<crate::domain::arrival::Arrival>,
         /// Increases by one per order; a gap tells the client to take a snapshot.
         seq: u64,
     },
@@ -37,6 +40,8 @@ pub enum Event {
     StoreUpdate {
         store_code: String,
         status: String,
+        /// The staff's own notice; None: the status's default words, which each app says in its
+        /// reader's language.
         notice: Option<String>,
         sold_out: Vec<String>,
         /// The board's version after the change: every node's StoreActor for the store reloads
@@ -83,6 +88,7 @@ mod tests {
                 state: 6,
                 at: 1,
                 eta: Some(2),
+                arrival: None,
                 seq: 3,
             },
             Event::PaymentResult {

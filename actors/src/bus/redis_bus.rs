@@ -162,6 +162,7 @@ mod tests {
             state: 6,
             at: 0,
             eta: None,
+            arrival: None,
             seq,
         }
     }

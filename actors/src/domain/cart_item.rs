@@ -11,6 +11,7 @@
 use super::catalog::{product_type, ComboChoice, Product};
 use super::lang::Lang;
 use super::money::Fen;
+use super::store_board::{flavor_key, ingredient_key};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -300,11 +301,32 @@ pub fn unit_price(p: &Product, sel: &Selection) -> Fen {
 /// (a sold-out wing makes the combo that holds it unavailable too).
 pub fn component_codes(p: &Product, sel: &Selection) -> Vec<String> {
     let mut codes = vec![p.product_code.clone()];
+    let mut push = |code: String| {
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    };
     for key in sel.combo.values().flatten() {
         if let Some((code, _)) = key.split_once('|') {
-            if !codes.iter().any(|c| c == code) {
-                codes.push(code.to_string());
-            }
+            push(code.to_string());
+        }
+    }
+    // What the line is made with, under their sold-out keys (issue 22): an 86ed topping or
+    // flavour makes every line using it sold out, whatever the product.
+    for code in sel.flavor_codes.iter().flatten() {
+        push(flavor_key(code));
+    }
+    if let Some(code) = &sel.sauce_code {
+        push(ingredient_key(code));
+    }
+    for base in &p.base_ingredients {
+        if !sel.removed_base.contains(&base.code) {
+            push(ingredient_key(&base.code));
+        }
+    }
+    for (code, &qty) in &sel.extras {
+        if qty > 0 {
+            push(ingredient_key(code));
         }
     }
     codes
@@ -605,5 +627,47 @@ mod tests {
         .unwrap();
         assert_eq!(reversed, sorted);
         assert!(component_codes(&cb, &sorted).len() > 1);
+    }
+
+    /// What a line is made with, under the sold-out keys (issue 22): the product, its flavours,
+    /// its sauce, the base toppings it keeps and the extras it adds; not what was taken off.
+    #[test]
+    fn component_codes_name_what_the_line_is_made_with() {
+        let pz001 = product("PZ001");
+        let plain = normalize(&pz001, &Selection::default()).unwrap();
+        let codes = component_codes(&pz001, &plain);
+        assert_eq!(codes[0], "PZ001");
+        assert!(
+            codes.contains(&"ingredient:SAU-TOMATO".to_string()),
+            "{codes:?}"
+        );
+        assert!(codes.contains(&"ingredient:B-MUSHROOM".to_string()));
+        assert!(
+            !codes.iter().any(|c| c.starts_with("ingredient:X-")),
+            "no extras: {codes:?}"
+        );
+        let chosen = normalize(
+            &pz001,
+            &sel(serde_json::json!({"sauceCode": "SAU-BBQ", "removedBase": ["B-MUSHROOM"], "extras": {"X-MUSHROOM": 1}})),
+        )
+        .unwrap();
+        let codes = component_codes(&pz001, &chosen);
+        assert!(codes.contains(&"ingredient:SAU-BBQ".to_string()));
+        assert!(!codes.contains(&"ingredient:SAU-TOMATO".to_string()));
+        assert!(
+            !codes.contains(&"ingredient:B-MUSHROOM".to_string()),
+            "taken off"
+        );
+        assert!(codes.contains(&"ingredient:X-MUSHROOM".to_string()));
+        let hf001 = product("HF001");
+        let halves = normalize(
+            &hf001,
+            &sel(serde_json::json!({"sizeCode": "12", "flavorCodes": ["F-PEPPERONI", "F-VEGGIE"]})),
+        )
+        .unwrap();
+        let codes = component_codes(&hf001, &halves);
+        assert!(codes.contains(&"flavor:F-PEPPERONI".to_string()));
+        assert!(codes.contains(&"flavor:F-VEGGIE".to_string()));
+        assert!(!codes.contains(&"flavor:F-HAWAIIAN".to_string()));
     }
 }

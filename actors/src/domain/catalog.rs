@@ -150,6 +150,10 @@ pub struct Store {
     /// The chain's default store (answered by getDefaultStore).
     #[serde(default)]
     pub is_default: bool,
+    /// Delivery orders start at this product total (after promotions, before the fee): the
+    /// store's 起送 amount; 0: no minimum. Per store in its seed document.
+    #[serde(default)]
+    pub min_delivery_amount: Fen,
 }
 
 fn default_delivery_time() -> u32 {
@@ -423,6 +427,7 @@ pub fn virtual_store(city: Option<&City>) -> Store {
         exclusion_day_list: Vec::new(),
         delivery_fee: Fen::ZERO,
         free_delivery_threshold: Fen::ZERO,
+        min_delivery_amount: Fen::ZERO,
         is_default: false,
     }
 }

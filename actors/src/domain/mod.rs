@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod address;
+pub mod arrival;
 pub mod breakdown;
 pub mod cart;
 pub mod cart_item;

@@ -183,6 +183,80 @@ fn excluded(days: &[ExclusionDay], date: NaiveDate, time: NaiveTime) -> bool {
     })
 }
 
+/// Why a store takes no order now (issue 22: a closed store does not take items or orders as if
+/// it were open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotTaking {
+    /// Its staff closed it for now (休息中).
+    Closed,
+    /// Outside its business hours.
+    OutsideHours,
+    /// Booked for a time the store does not take (see [`check_booking`]).
+    Booking(OrderTimeError),
+}
+
+impl NotTaking {
+    /// What the customer reads: why, and what they can do instead (book, when the store
+    /// takes bookings, or choose another store).
+    pub fn message(&self, store: &Store, lang: Lang) -> String {
+        let books = store.book_enable;
+        let (zh, en) = match (self, books) {
+            (NotTaking::Booking(e), _) => return e.message(lang),
+            (NotTaking::Closed, true) => (
+                "门店休息中，请预约稍后的时间或选择其他门店",
+                "The store is closed for now; book a later time or choose another store",
+            ),
+            (NotTaking::Closed, false) => (
+                "门店休息中，请选择其他门店",
+                "The store is closed for now; please choose another store",
+            ),
+            (NotTaking::OutsideHours, true) => (
+                "门店当前不在营业时间，请预约营业时间内的时间或选择其他门店",
+                "The store is not open now; book a time within its hours or choose another store",
+            ),
+            (NotTaking::OutsideHours, false) => (
+                "门店当前不在营业时间，请选择其他门店",
+                "The store is not open now; please choose another store",
+            ),
+        };
+        match lang {
+            Lang::Zh => zh.into(),
+            Lang::En => en.into(),
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            NotTaking::Closed => "closed",
+            NotTaking::OutsideHours => "outsideHours",
+            NotTaking::Booking(e) => e.code(),
+        }
+    }
+}
+
+/// Whether the store takes this order (or an item for it) now: an order for as soon as
+/// possible needs the store open now (not closed by its staff, inside its hours); a booked one
+/// (`booked_at`) needs a slot [`check_booking`] accepts, whatever the store's state now — a
+/// store resting this afternoon still takes tomorrow's bookings. `status_closed` is the staff's
+/// status as customers meet it (the board over the catalogue).
+pub fn check_taking(
+    store: &Store,
+    order_type: u8,
+    booked_at: Option<i64>,
+    now_ms: i64,
+) -> Result<(), NotTaking> {
+    if let Some(at) = booked_at {
+        return check_booking(store, order_type, at, now_ms).map_err(NotTaking::Booking);
+    }
+    if store.status == super::catalog::StoreStatus::Closed {
+        return Err(NotTaking::Closed);
+    }
+    if !within_windows(&effective_hours(store), china_time(now_ms).time()) {
+        return Err(NotTaking::OutsideHours);
+    }
+    Ok(())
+}
+
 /// A day of the booking picker and its bookable times (epoch ms).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BookingDay {
@@ -617,5 +691,57 @@ mod tests {
             BookingDisabled.message(Lang::En),
             "This store takes no bookings"
         );
+    }
+
+    /// (name, store, now, booked at, answer)
+    type TakingRow<'a> = (&'a str, Store, &'a str, Option<i64>, Result<(), NotTaking>);
+
+    #[test]
+    fn check_taking_table() {
+        use crate::domain::catalog::StoreStatus;
+        let now = "2026-11-24 12:00:00";
+        let night = "2026-11-24 02:00:00";
+        let tomorrow_noon = Some(ms("2026-11-25 12:00:00"));
+        let tomorrow_dawn = Some(ms("2026-11-25 03:00:00"));
+        let store = |status: StoreStatus, books: bool| {
+            let mut s = booking_store();
+            s.status = status;
+            s.book_enable = books;
+            s
+        };
+        use StoreStatus::*;
+        #[rustfmt::skip]
+        let cases: [TakingRow; 10] = [
+            ("open, in hours, now", store(Open, true), now, None, Ok(())),
+            ("busy still takes orders", store(Busy, false), now, None, Ok(())),
+            ("closed by staff, now", store(Closed, true), now, None, Err(NotTaking::Closed)),
+            ("closed by staff, booked for an open slot", store(Closed, true), now, tomorrow_noon, Ok(())),
+            ("closed, no bookings", store(Closed, false), now, tomorrow_noon, Err(NotTaking::Booking(BookingDisabled))),
+            ("night, now", store(Open, true), night, None, Err(NotTaking::OutsideHours)),
+            ("night, booked for noon", store(Open, true), night, tomorrow_noon, Ok(())),
+            ("booked outside hours", store(Open, true), now, tomorrow_dawn, Err(NotTaking::Booking(OutsideBusinessHours))),
+            ("booked too soon", store(Open, true), now, Some(ms("2026-11-24 12:05:00")), Err(NotTaking::Booking(TooEarly))),
+            ("night, store takes no bookings", store(Open, false), night, None, Err(NotTaking::OutsideHours)),
+        ];
+        for (name, store, now, booked, want) in cases {
+            assert_eq!(
+                check_taking(&store, PICKUP, booked, ms(now)),
+                want,
+                "{name}"
+            );
+        }
+        // Every refusal says why in both languages, and offers booking only when there is one.
+        let books = store(Closed, true);
+        let no_books = store(Closed, false);
+        assert!(NotTaking::Closed.message(&books, Lang::Zh).contains("预约"));
+        assert!(!NotTaking::Closed
+            .message(&no_books, Lang::Zh)
+            .contains("预约"));
+        assert!(NotTaking::OutsideHours
+            .message(&books, Lang::En)
+            .contains("book"));
+        assert!(NotTaking::OutsideHours
+            .message(&no_books, Lang::En)
+            .is_ascii());
     }
 }

@@ -17,7 +17,8 @@ pub struct StoreLive {
     /// None: the staff never set one; the catalogue's status stands.
     pub status: Option<StoreStatus>,
     pub notice: Option<String>,
-    /// Sorted product codes.
+    /// Sorted: product codes, and the keys of 86ed ingredients (`ingredient:CODE`: sauces, base
+    /// and extra toppings) and flavours (`flavor:CODE`), see [`SoldOutItem::key`].
     pub sold_out: Vec<String>,
 }
 
@@ -29,11 +30,39 @@ pub struct Board {
     pub live: StoreLive,
 }
 
-/// What staff can mark sold out. Products today; issue 22 adds ingredients and flavours here
-/// (and a list for each in `StoreLive`), so the board's messages keep their shape.
+/// What staff can mark sold out: a product, or an ingredient or a flavour wherever it is used
+/// (issue 22). One list holds them all, each under its [`key`](SoldOutItem::key): a product by
+/// its code (as before), the others with a prefix no product code has (codes are letters and
+/// digits), so the stored rows, the board and `store:update` keep their shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SoldOutItem {
     Product(String),
+    /// A sauce, base or extra topping, by its code.
+    Ingredient(String),
+    /// A flavour of multi-flavour and half-and-half pizzas, by its code.
+    Flavor(String),
+}
+
+pub const INGREDIENT_KEY: &str = "ingredient:";
+pub const FLAVOR_KEY: &str = "flavor:";
+
+impl SoldOutItem {
+    /// The entry in the sold-out list (and the stored row's code).
+    pub fn key(&self) -> String {
+        match self {
+            SoldOutItem::Product(code) => code.clone(),
+            SoldOutItem::Ingredient(code) => format!("{INGREDIENT_KEY}{code}"),
+            SoldOutItem::Flavor(code) => format!("{FLAVOR_KEY}{code}"),
+        }
+    }
+}
+
+pub fn ingredient_key(code: &str) -> String {
+    SoldOutItem::Ingredient(code.to_string()).key()
+}
+
+pub fn flavor_key(code: &str) -> String {
+    SoldOutItem::Flavor(code.to_string()).key()
 }
 
 impl StoreLive {
@@ -41,6 +70,14 @@ impl StoreLive {
         self.sold_out
             .binary_search_by(|c| c.as_str().cmp(product_code))
             .is_ok()
+    }
+
+    pub fn ingredient_out(&self, code: &str) -> bool {
+        self.is_sold_out(&ingredient_key(code))
+    }
+
+    pub fn flavor_out(&self, code: &str) -> bool {
+        self.is_sold_out(&flavor_key(code))
     }
 }
 
@@ -277,5 +314,32 @@ mod tests {
         };
         assert!(l.is_sold_out("PZ001"));
         assert!(!l.is_sold_out("PZ002"));
+    }
+
+    #[test]
+    fn sold_out_keys_keep_kinds_apart() {
+        use SoldOutItem::*;
+        assert_eq!(Product("PZ001".into()).key(), "PZ001");
+        assert_eq!(
+            Ingredient("B-MUSHROOM".into()).key(),
+            "ingredient:B-MUSHROOM"
+        );
+        assert_eq!(Flavor("F-SUPREME".into()).key(), "flavor:F-SUPREME");
+        let mut sold_out = vec![
+            Ingredient("B-MUSHROOM".into()).key(),
+            Flavor("F-SUPREME".into()).key(),
+            Product("DR001".into()).key(),
+        ];
+        sold_out.sort();
+        let live = StoreLive {
+            status: None,
+            notice: None,
+            sold_out,
+        };
+        assert!(live.is_sold_out("DR001"));
+        assert!(live.ingredient_out("B-MUSHROOM") && live.flavor_out("F-SUPREME"));
+        // A code of one kind is not another kind's.
+        assert!(!live.is_sold_out("B-MUSHROOM") && !live.flavor_out("B-MUSHROOM"));
+        assert!(!live.ingredient_out("F-SUPREME") && !live.ingredient_out("DR001"));
     }
 }

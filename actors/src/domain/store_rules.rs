@@ -3,6 +3,7 @@
 
 use super::catalog::{LngLat, Store, DELIVERY, DINE_IN};
 use super::geo::{distance_km, point_in_polygon};
+use super::money::Fen;
 
 /// The spec lists service methods sorted; unknown codes are dropped so no screen meets one.
 pub fn normalized_service_methods(methods: &[u8]) -> Vec<u8> {
@@ -45,6 +46,19 @@ pub fn check_store(store: &Store) -> Result<(), StoreDataError> {
 /// delivers nowhere rather than everywhere.
 pub fn delivers_to(store: &Store, p: LngLat) -> bool {
     store.service_methods.contains(&DELIVERY) && point_in_polygon(p, &store.delivery_area)
+}
+
+/// What a delivery order still lacks to the store's minimum (起送), on the product total after
+/// promotions (the amount the free-delivery threshold reads too). Zero when there is no
+/// minimum, it is reached, or the order is not a delivery. An empty cart lacks nothing: it has
+/// nothing to submit, which is said otherwise.
+pub fn delivery_minimum_gap(store: &Store, order_type: u8, products: Fen) -> Fen {
+    let min = store.min_delivery_amount;
+    if order_type != DELIVERY || min <= Fen::ZERO || products <= Fen::ZERO || products >= min {
+        Fen::ZERO
+    } else {
+        min - products
+    }
 }
 
 /// Nearest first. Equal distances (stores sharing a building) fall back to the code so the
@@ -151,6 +165,32 @@ mod tests {
             s.service_methods = methods.to_vec();
             s.delivery_area = area.to_vec();
             assert_eq!(delivers_to(&s, p), want, "{methods:?} {p:?}");
+        }
+    }
+
+    #[test]
+    fn delivery_minimum_gap_cases() {
+        use crate::domain::catalog::{DINE_IN, PICKUP};
+        // (minimum, order type, products, gap), fen
+        let cases = [
+            (2000, DELIVERY, 800, 1200),
+            (2000, DELIVERY, 1999, 1),
+            (2000, DELIVERY, 2000, 0), // reached exactly
+            (2000, DELIVERY, 8900, 0),
+            (2000, DELIVERY, 0, 0), // empty cart: said otherwise
+            (2000, PICKUP, 800, 0), // only delivery has a minimum
+            (2000, DINE_IN, 800, 0),
+            (0, DELIVERY, 800, 0), // no minimum
+            (-5, DELIVERY, 800, 0),
+        ];
+        for (min, order_type, products, want) in cases {
+            let mut s = store("S001", 121.0, 31.0);
+            s.min_delivery_amount = Fen(min);
+            assert_eq!(
+                delivery_minimum_gap(&s, order_type, Fen(products)),
+                Fen(want),
+                "{min} {order_type} {products}"
+            );
         }
     }
 

@@ -129,7 +129,12 @@ impl OrderRegistry {
         let event = crate::bus::Event::TabletOrder {
             store_code: row.store_code.clone(),
             new: true,
-            order: serde_json::to_value(view::tablet_order(&row, &history)).unwrap_or_default(),
+            order: {
+                let mut card = view::tablet_order(&row, &history);
+                let store = self.stores.store(&row.store_code).await;
+                view::stamp_arrival(&mut card, store.as_ref(), self.clock.now_ms());
+                serde_json::to_value(card).unwrap_or_default()
+            },
         };
         if let Err(e) = self.bus.publish(&event).await {
             tracing::warn!(error = %e, order_no, "order:new not published");

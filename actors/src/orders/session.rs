@@ -1,6 +1,6 @@
 //! One order's session: runs its moves one at a time and stops when idle.
 
-use super::view::{order_eta, tablet_order};
+use super::view::{order_arrival, order_eta, stamp_arrival, tablet_order};
 use super::OrderFailure;
 use crate::bus::{Bus, Event};
 use crate::clock::Clock;
@@ -189,13 +189,16 @@ async fn announce(
         state: transition.state,
         at,
         eta: order_eta(&row, &history, store.as_ref(), clock.now_ms()),
+        arrival: order_arrival(&row, &history, store.as_ref(), clock.now_ms()),
         seq: seq.max(0) as u64,
     };
     if let Err(e) = bus.publish(&progress).await {
         tracing::warn!(error = %e, order_no, "order:progress not published");
     }
     if for_tablets {
-        let card = serde_json::to_value(tablet_order(&row, &history)).unwrap_or_default();
+        let mut card = tablet_order(&row, &history);
+        stamp_arrival(&mut card, store.as_ref(), clock.now_ms());
+        let card = serde_json::to_value(card).unwrap_or_default();
         let event = Event::TabletOrder {
             store_code: row.store_code.clone(),
             new: transition.reaches_store,

@@ -2,6 +2,7 @@
 //! `order:new` and `order:updated`), its steps and its ETA.
 
 use crate::db::orders::{OrderEvent, OrderRow};
+use crate::domain::arrival::{arrival, Arrival};
 use crate::domain::breakdown::{Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine};
 use crate::domain::catalog::{Bilingual, Store, DELIVERY};
 use crate::domain::kitchen::{from_line_doc, KitchenLine};
@@ -74,6 +75,11 @@ pub struct TabletOrder {
     pub address: Option<String>,
     /// The promise: the order time for bookings, else submit + the store's time.
     pub promised_by: i64,
+    /// The arrival every screen shows (`domain::arrival`), stamped when the card is handed out.
+    pub arrival: Option<Arrival>,
+    /// The order's `(progress, at)` history, which the arrival reads.
+    #[serde(skip)]
+    pub stages: Vec<(u8, i64)>,
     /// The amounts as the customer agreed to them at submit.
     pub breakdown: BreakdownView,
 }
@@ -190,6 +196,39 @@ pub fn promise(row: &OrderRow, store: Option<&Store>) -> Promise {
     }
 }
 
+/// The arrival every screen shows (`domain::arrival`) for this order now.
+pub fn order_arrival(
+    row: &OrderRow,
+    history: &[OrderEvent],
+    store: Option<&Store>,
+    now: i64,
+) -> Option<Arrival> {
+    arrival(
+        &promise(row, store),
+        row.progress,
+        &stage_history(history),
+        now,
+    )
+}
+
+/// Sets the card's arrival for `now` (cards are kept in the StoreActor's queue; the arrival
+/// moves on with time, so it is stamped when the card is handed out).
+pub fn stamp_arrival(card: &mut TabletOrder, store: Option<&Store>, now: i64) {
+    let promise = match store {
+        Some(store) => {
+            Promise::for_store(store, card.order_type, card.is_book_order, card.promised_by)
+        }
+        None => Promise {
+            order_type: card.order_type,
+            is_book: card.is_book_order,
+            order_time_ms: card.promised_by,
+            delivery_min: 30,
+            estimate_min: 15,
+        },
+    };
+    card.arrival = arrival(&promise, card.progress, &card.stages, now);
+}
+
 pub fn order_eta(
     row: &OrderRow,
     history: &[OrderEvent],
@@ -272,6 +311,8 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
             .unwrap_or_default(),
         address,
         promised_by: row.order_time,
+        arrival: None,
+        stages: stage_history(history),
         breakdown: BreakdownView::from(&order_breakdown(row)),
     }
 }

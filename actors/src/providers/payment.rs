@@ -52,15 +52,18 @@ pub const TRADE_NOT_EXIST: &str = "TRADE_NOT_EXIST";
 /// Which channel (`X-Channel-Id`) may use which method, [`PayMethod::allowed_in`]. The spec does
 /// not give this table; it follows what each wallet allows: SDK methods need the native app, the
 /// WeChat official-account pay (JSAPI) works only inside the WeChat browser and Alipay pages are
-/// blocked there, WeChat H5 pay is for phone browsers outside WeChat, the bank methods belong to
-/// the bank channel, and pay on delivery is open everywhere.
+/// blocked there, WeChat H5 pay is for browsers outside WeChat (on a phone, wap, it opens WeChat;
+/// on a computer, web, the provider's page shows the code to scan with it), the bank methods
+/// belong to the bank channel, and pay on delivery is open everywhere. So inside WeChat only
+/// WeChat Pay, inside Alipay only Alipay, and both in a phone's (wap) or a computer's (web)
+/// browser (issue 22).
 ///
 /// | method | 1 wap | 2 web | 3 android | 4 ios | 5 wechat | 9 alipay | 30 voucher | 31 carrier | 37 bank | 46 harmony |
 /// |---|---|---|---|---|---|---|---|---|---|---|
 /// | `alipay_wap` | ✓ | ✓ | | | | ✓ | ✓ | ✓ | | |
 /// | `alipay_app` | | | ✓ | ✓ | | | | | | ✓ |
 /// | `wechat_app` | | | ✓ | ✓ | | | | | | ✓ |
-/// | `wechat_h5` | ✓ | | | | | | ✓ | ✓ | | |
+/// | `wechat_h5` | ✓ | ✓ | | | | | ✓ | ✓ | | |
 /// | `wechat_jsapi` | | | | | ✓ | | | | | |
 /// | `unionpay_app` | | | ✓ | ✓ | | | | | | ✓ |
 /// | `unionpay_web` | ✓ | ✓ | | | | | ✓ | ✓ | ✓ | |
@@ -134,9 +137,10 @@ impl PayMethod {
             PayMethod::AlipayApp | PayMethod::WechatApp | PayMethod::UnionpayApp => {
                 channel.is_app()
             }
-            PayMethod::WechatH5 => {
-                matches!(channel, C::Wap | C::MealVoucherPartner | C::MobileCarrier)
-            }
+            PayMethod::WechatH5 => matches!(
+                channel,
+                C::Wap | C::Web | C::MealVoucherPartner | C::MobileCarrier
+            ),
             PayMethod::WechatJsapi => channel == C::Wechat,
             PayMethod::UnionpayWeb => matches!(
                 channel,
@@ -633,7 +637,7 @@ mod tests {
             (PayMethod::AlipayWap, "xx...xxx.."),
             (PayMethod::AlipayApp, "..xx.....x"),
             (PayMethod::WechatApp, "..xx.....x"),
-            (PayMethod::WechatH5, "x.....xx.."),
+            (PayMethod::WechatH5, "xx....xx.."),
             (PayMethod::WechatJsapi, "....x....."),
             (PayMethod::UnionpayApp, "..xx.....x"),
             (PayMethod::UnionpayWeb, "xx....xxx."),
@@ -655,6 +659,19 @@ mod tests {
             PayMethod::available_in(C::Wechat),
             vec![PayMethod::WechatJsapi, PayMethod::Offline]
         );
+        // The labels the app shows: WeChat Pay only inside WeChat, Alipay only inside Alipay,
+        // both in a phone's or a computer's browser (issue 22).
+        let wallets = |channel| {
+            let methods = PayMethod::available_in(channel);
+            (
+                methods.iter().any(|m| m.as_str().starts_with("wechat")),
+                methods.iter().any(|m| m.as_str().starts_with("alipay")),
+            )
+        };
+        assert_eq!(wallets(C::Wechat), (true, false));
+        assert_eq!(wallets(C::Alipay), (false, true));
+        assert_eq!(wallets(C::Wap), (true, true));
+        assert_eq!(wallets(C::Web), (true, true));
         // Every channel can pay somehow online.
         for channel in C::ALL {
             assert!(

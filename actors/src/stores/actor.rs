@@ -16,7 +16,7 @@ use crate::db::orders::OrderRepo;
 use crate::db::store_boards::StoreBoardRepo;
 use crate::db::DbError;
 use crate::domain::catalog::{Store, StoreStatus};
-use crate::domain::store_board::{effective_store, shown_notice, status_name, Board, SoldOutItem};
+use crate::domain::store_board::{effective_store, status_name, Board, SoldOutItem};
 use actix::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -184,7 +184,9 @@ impl Job {
         let event = Event::StoreUpdate {
             store_code: self.store_code.clone(),
             status: status_name(shown.status).to_string(),
-            notice: shown_notice(&shown),
+            // The staff's own words only: the default words of busy and closed are said by each
+            // app in its reader's language (the catalogue's are Chinese).
+            notice: board.live.notice.clone(),
             sold_out: board.live.sold_out.clone(),
             version: board.version,
         };
@@ -295,15 +297,15 @@ impl Handler<SetSoldOut> for StoreActor {
         AtomicResponse::new(Box::pin(
             async move {
                 let now = job.clock.now_ms();
-                let SoldOutItem::Product(code) = &msg.item;
+                let code = msg.item.key();
                 let changed = job
                     .repo
-                    .set_sold_out(&job.store_code, code, msg.sold_out, now)
+                    .set_sold_out(&job.store_code, &code, msg.sold_out, now)
                     .await?;
                 if changed.is_none() {
                     return job.check(0).await;
                 }
-                tracing::info!(store = %job.store_code, product = %code, sold_out = msg.sold_out, "sold-out toggled");
+                tracing::info!(store = %job.store_code, item = %code, sold_out = msg.sold_out, "sold-out toggled");
                 job.apply_and_announce(&msg.store).await
             }
             .into_actor(self),

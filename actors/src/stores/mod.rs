@@ -241,9 +241,24 @@ impl StoreBoards {
         product_code: &str,
         sold_out: bool,
     ) -> Result<(Store, StoreLive), BoardFailure> {
+        self.set_item_sold_out(
+            store,
+            SoldOutItem::Product(product_code.to_string()),
+            sold_out,
+        )
+        .await
+    }
+
+    /// The staff mark a product, an ingredient or a flavour sold out or back on sale.
+    pub async fn set_item_sold_out(
+        &self,
+        store: &Store,
+        item: SoldOutItem,
+        sold_out: bool,
+    ) -> Result<(Store, StoreLive), BoardFailure> {
         let msg = || SetSoldOut {
             store: store.clone(),
-            item: SoldOutItem::Product(product_code.to_string()),
+            item: item.clone(),
             sold_out,
         };
         for _ in 0..2 {

@@ -272,6 +272,12 @@ describe('/order/submit', () => {
     await waitFor(() => expect(useCart.getState().cart?.shoppingCarVersion).toBe(7));
     expect(pathNow()).toBe('/order/submit');
     expect(payments).toBe(0);
+    // Checkout shows the sold-out line with its reason and a one-tap remove (issue 22).
+    const off = await screen.findByTestId('cart-disabled-soldOut');
+    expect(off).toHaveTextContent('可口可乐');
+    expect(off).toHaveTextContent('已售罄');
+    expect(within(off).getByTestId('cart-delete-l_cola')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-unavailable-note')).toHaveTextContent('失效商品不会下单');
   });
 
   it('retries the same body with the same key after a lost answer', async () => {

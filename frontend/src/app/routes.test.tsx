@@ -76,11 +76,14 @@ describe('/menu', () => {
   });
 
   it('shows a closed store notice with a way to choose another store', async () => {
-    api({ 'GET /stores/default': () => makeStore({ status: 'closed', stopStoreNotice: '设备检修，暂停营业' }) });
+    api({ 'GET /stores/default': () => makeStore({ status: 'closed', bookEnable: false, stopStoreNotice: '设备检修，暂停营业' }) });
     renderApp('/menu');
     const notice = await screen.findByTestId('stop-store-notice');
-    expect(notice).toHaveTextContent('门店暂停营业，请重新选择门店');
+    expect(notice).toHaveTextContent('门店休息中');
     expect(notice).toHaveTextContent('设备检修，暂停营业');
+    // This store takes no bookings: only another store is offered.
+    expect(notice).toHaveTextContent('现在无法下单，请换一家门店');
+    expect(within(notice).queryByTestId('menu-book')).toBeNull();
     await userEvent.click(within(notice).getByRole('button', { name: '重新选择门店' }));
     expect(pathNow()).toBe('/findStore');
   });

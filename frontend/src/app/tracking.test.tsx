@@ -34,6 +34,7 @@ function paidOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     paidAmount: 93.2,
     seq: 2,
     eta: serverNow() + 30 * 60_000,
+    arrival: { kind: 'estimated', at: serverNow() + 30 * 60_000, countdownFrom: 0 },
     steps: steps(0),
     canCancel: true,
     viewToken: 'v'.repeat(32),
@@ -175,31 +176,60 @@ describe('/order/status live', () => {
     expect(screen.getByTestId('step-20')).toHaveAttribute('data-done', 'true');
   });
 
-  it('shows the takeaway words, the ETA on the server clock and the store phone', async () => {
+  it('shows the takeaway words, the arrival on the server clock and the store phone', async () => {
     const eta = serverNow() + 10 * 60_000;
     const order = paidOrder({
       orderType: 1,
       address: null,
       state: 1,
-      progress: 40,
-      progressLabel: '待取餐',
+      progress: 30,
+      progressLabel: '质检中',
       eta,
+      arrival: { kind: 'estimated', at: eta, countdownFrom: 0 },
       steps: [1, 10, 20, 30, 40, 50].map((p, i) => ({
         progress: p,
         label: ['已接单', '制作中', '烘烤中', '质检中', '待取餐', '已完成'][i] ?? '',
-        at: i <= 4 ? min(i) : null,
-        done: i <= 4,
-        current: i === 4,
+        at: i <= 3 ? min(i) : null,
+        done: i <= 3,
+        current: i === 3,
       })),
     });
     api({ 'GET /orders/:no': () => order });
     renderApp('/order/status?orderNo=P1');
-    expect(await screen.findByTestId('order-progress')).toHaveTextContent('待取餐');
+    expect(await screen.findByTestId('order-progress')).toHaveTextContent('质检中');
     expect(stepOf(50)).toHaveTextContent('已完成');
     expect(screen.getByTestId('order-eta')).toHaveTextContent(`预计 ${formatClock(eta)} 可取餐`);
     expect(screen.getByTestId('order-eta-left').textContent).toMatch(/还剩 (09:5\d|10:00)/);
     expect(screen.getByTestId('store-tel')).toHaveAttribute('href', 'tel:021-63225180');
     expect(screen.getByTestId('store-tel')).toHaveTextContent('021-63225180');
+  });
+
+  it('a booked order shows its booked time, and a countdown only within two hours of it (issue 22)', async () => {
+    // Booked for 32 h 47 min ahead: not "32:46:51 left".
+    const far = serverNow() + (32 * 60 + 47) * 60_000;
+    api({ 'GET /orders/:no': () => paidOrder({ isBookOrder: true, orderTime: far, eta: far, arrival: { kind: 'booked', at: far, countdownFrom: far - 2 * 3600_000 } }) });
+    renderApp('/order/status?orderNo=P1');
+    const line = await screen.findByTestId('order-eta');
+    expect(line).toHaveAttribute('data-kind', 'booked');
+    expect(line).toHaveTextContent(/^预约 .*\d{2}:\d{2} 送达$/);
+    expect(line.textContent).not.toMatch(/还剩/);
+    expect(screen.queryByTestId('order-eta-left')).toBeNull();
+  });
+
+  it('a booked order near its time counts down; a delivered one says when', async () => {
+    const near = serverNow() + 90 * 60_000;
+    api({ 'GET /orders/:no': () => paidOrder({ isBookOrder: true, orderTime: near, arrival: { kind: 'booked', at: near, countdownFrom: near - 2 * 3600_000 } }) });
+    renderApp('/order/status?orderNo=P1');
+    expect(await screen.findByTestId('order-eta')).toHaveTextContent(`预约 ${formatClock(near)} 送达`);
+    expect(screen.getByTestId('order-eta-left').textContent).toMatch(/还剩 1:(29:5\d|30:00)/);
+  });
+
+  it('a delivered order shows when it was delivered, without a countdown', async () => {
+    const at = serverNow() - 5 * 60_000;
+    api({ 'GET /orders/:no': () => paidOrder({ state: 8, progress: 50, progressLabel: '已送达', steps: steps(50, () => at), arrival: { kind: 'delivered', at, countdownFrom: null } }) });
+    renderApp('/order/status?orderNo=P1');
+    expect(await screen.findByTestId('order-eta')).toHaveTextContent(`${formatClock(at)} 已送达`);
+    expect(screen.queryByTestId('order-eta-left')).toBeNull();
   });
 
   it('in English', async () => {

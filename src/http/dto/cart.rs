@@ -3,14 +3,17 @@
 
 use super::pick;
 use actors::catalogue::Snapshot;
+use actors::domain::arrival::{cart_arrival, Arrival};
 use actors::domain::breakdown::BreakdownView;
 use actors::domain::cart::Cart;
 use actors::domain::cart_item::{choice_key, Selection};
 use actors::domain::cart_pricing::{LineStatus, PricedCart, PricedLine, RuleOption};
-use actors::domain::catalog::{Ingredient, Product};
+use actors::domain::catalog::{Ingredient, Product, Store, DELIVERY};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
+use actors::domain::order_machine::Promise;
 use actors::domain::promotion_choice::LeftOut;
+use actors::domain::store_rules::delivery_minimum_gap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -179,6 +182,19 @@ pub struct CartDto {
     #[schema(value_type = f64)]
     pub difference_delivery_fee: Fen,
     pub difference_delivery_fee_msg: Option<String>,
+    /// Delivery only: the store's minimum product total (起送), 0 when none.
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub min_delivery_amount: Fen,
+    /// What the cart still lacks to that minimum: submit is refused while it is above 0.
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub min_delivery_gap: Fen,
+    /// "还差¥12.00起送" / "¥12.00 more for delivery", when there is a gap.
+    pub min_delivery_msg: Option<String>,
+    /// When the order would arrive or be ready if placed now (or its booked time), as the
+    /// order's pages will show it.
+    pub arrival: Option<Arrival>,
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub order_amount: Fen,
@@ -358,7 +374,39 @@ pub fn free_delivery_message(difference: Fen, lang: Lang) -> Option<String> {
     })
 }
 
+/// The gap to the store's delivery minimum, as the cart and checkout say it.
+pub fn min_delivery_message(gap: Fen, lang: Lang) -> Option<String> {
+    (gap > Fen::ZERO).then(|| match lang {
+        Lang::Zh => format!("还差¥{gap}起送"),
+        Lang::En => format!("¥{gap} more for delivery"),
+    })
+}
+
 impl CartDto {
+    /// The store's terms for this cart: its delivery minimum and the arrival checkout shows.
+    pub fn with_store(
+        mut self,
+        store: &Store,
+        priced: &PricedCart,
+        lang: Lang,
+        now: i64,
+    ) -> CartDto {
+        if self.order_type == DELIVERY {
+            self.min_delivery_amount = store.min_delivery_amount;
+        }
+        self.min_delivery_gap =
+            delivery_minimum_gap(store, self.order_type, priced.price_after_promotions);
+        self.min_delivery_msg = min_delivery_message(self.min_delivery_gap, lang);
+        let promise = Promise::for_store(
+            store,
+            self.order_type,
+            self.is_book_order,
+            self.order_time.unwrap_or(now),
+        );
+        self.arrival = cart_arrival(&promise, now);
+        self
+    }
+
     pub fn new(priced: &PricedCart, ctx: &CartContext) -> CartDto {
         let lang = ctx.lang;
         let mut items = Vec::new();
@@ -402,6 +450,10 @@ impl CartDto {
                 priced.difference_to_free_delivery,
                 lang,
             ),
+            min_delivery_amount: Fen::ZERO,
+            min_delivery_gap: Fen::ZERO,
+            min_delivery_msg: None,
+            arrival: None,
             order_amount: priced.order_amount,
             total_quantity,
             order_ref_rules: priced

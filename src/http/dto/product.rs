@@ -1,10 +1,12 @@
 use super::pick;
 use actors::catalogue::Snapshot;
+use actors::domain::cart_item::flavour_slots;
 use actors::domain::catalog::{
     ComboRound, EffectiveRule, FlavorOption, Ingredient, PastryOption, Product, SizeOption,
     StyleGroup,
 };
 use actors::domain::lang::Lang;
+use actors::domain::store_board::StoreLive;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -114,6 +116,9 @@ pub struct IngredientDto {
     pub price: f64,
     pub is_default: bool,
     pub max_quantity: u32,
+    /// 86ed at this store (issue 22). Only base toppings are listed so: the builder shows them
+    /// taken off; sold-out sauces, extras and flavours are left out of their lists.
+    pub sold_out: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -195,25 +200,36 @@ pub struct ProductDetailDto {
 }
 
 impl ProductDetailDto {
-    pub fn new(p: &Product, snapshot: &Snapshot, lang: Lang, sold_out: bool) -> ProductDetailDto {
+    /// `live`: the store's board. An 86ed flavour, sauce or extra topping is left out of its
+    /// list, a base topping is marked sold out, and a product that cannot be made any more
+    /// (its own 86, or fewer flavours left than it needs) is sold out (issue 22).
+    pub fn new(p: &Product, snapshot: &Snapshot, lang: Lang, live: &StoreLive) -> ProductDetailDto {
         let show = p.detail_page_show_num.max(1);
+        let sold_out = product_sold_out(p, live);
+        let available = |i: &&Ingredient| !live.ingredient_out(&i.code);
         ProductDetailDto {
             card: ProductCardDto::new(p, lang, sold_out),
             detail_image_urls: p.detail_image_urls.join(";"),
             size_list: p.sizes.iter().map(|s| size_dto(s, lang)).collect(),
             pastry_list: p.pastries.iter().map(|c| pastry_dto(c, lang)).collect(),
-            flavor_list: p.flavors.iter().map(|f| flavor_dto(f, lang)).collect(),
+            flavor_list: p
+                .flavors
+                .iter()
+                .filter(|f| !live.flavor_out(&f.flavor_code))
+                .map(|f| flavor_dto(f, lang))
+                .collect(),
             flavor_count: p.flavor_count,
-            sauce_list: p.sauces.iter().map(|i| ingredient_dto(i, lang)).collect(),
+            sauce_list: sauces_left(p, lang, live),
             base_ingredient_list: p
                 .base_ingredients
                 .iter()
-                .map(|i| ingredient_dto(i, lang))
+                .map(|i| ingredient_dto(i, lang, live.ingredient_out(&i.code)))
                 .collect(),
             additional_ingredient_list: p
                 .extra_ingredients
                 .iter()
-                .map(|i| ingredient_dto(i, lang))
+                .filter(available)
+                .map(|i| ingredient_dto(i, lang, false))
                 .collect(),
             combo_rounds: p
                 .combo_rounds
@@ -277,7 +293,7 @@ fn flavor_dto(f: &FlavorOption, lang: Lang) -> FlavorDto {
     }
 }
 
-fn ingredient_dto(i: &Ingredient, lang: Lang) -> IngredientDto {
+fn ingredient_dto(i: &Ingredient, lang: Lang, sold_out: bool) -> IngredientDto {
     IngredientDto {
         code: i.code.clone(),
         name: pick(&i.name, lang),
@@ -285,7 +301,42 @@ fn ingredient_dto(i: &Ingredient, lang: Lang) -> IngredientDto {
         price: i.price.yuan(),
         is_default: i.is_default,
         max_quantity: i.max_quantity.max(1),
+        sold_out,
     }
+}
+
+/// The sauces not 86ed; when the default one is, the first one left becomes the default (what
+/// the builder preselects and the server assumes for a selection without one).
+fn sauces_left(p: &Product, lang: Lang, live: &StoreLive) -> Vec<IngredientDto> {
+    let mut left: Vec<IngredientDto> = p
+        .sauces
+        .iter()
+        .filter(|i| !live.ingredient_out(&i.code))
+        .map(|i| ingredient_dto(i, lang, false))
+        .collect();
+    let had_default = p.sauces.iter().any(|s| s.is_default);
+    if had_default && !left.iter().any(|s| s.is_default) {
+        if let Some(first) = left.first_mut() {
+            first.is_default = true;
+        }
+    }
+    left
+}
+
+/// Whether a product cannot be ordered at all at a store now: 86ed itself, or a multi-flavour
+/// or half-and-half pizza with fewer flavours left than it needs (issue 22). One 86ed topping
+/// or sauce does not: the customer orders without it.
+pub fn product_sold_out(p: &Product, live: &StoreLive) -> bool {
+    if live.is_sold_out(&p.product_code) {
+        return true;
+    }
+    let needed = flavour_slots(p);
+    needed > 0
+        && p.flavors
+            .iter()
+            .filter(|f| !live.flavor_out(&f.flavor_code))
+            .count()
+            < needed
 }
 
 fn round_dto(r: &ComboRound, snapshot: &Snapshot, lang: Lang) -> ComboRoundDto {

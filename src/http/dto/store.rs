@@ -72,6 +72,9 @@ pub struct StoreDto {
     pub status: String,
     /// Open right now: not closed and inside its business hours (China time).
     pub is_open: bool,
+    /// Inside its business hours right now, whatever its staff's status: with a live status
+    /// change (`store:update`) the app knows whether the store is open again.
+    pub within_hours: bool,
     pub store_tel: String,
     pub standby_tel: Option<String>,
     pub city_code: String,
@@ -103,6 +106,8 @@ pub struct StoreDto {
     pub delivery_fee: f64,
     /// Yuan; 0 means delivery is never free.
     pub free_delivery_threshold: f64,
+    /// Yuan: delivery orders start at this product total (起送); 0: no minimum.
+    pub min_delivery_amount: f64,
     /// The virtual default store 88888: never to be saved as a selection.
     pub is_virtual: bool,
 }
@@ -145,6 +150,10 @@ impl StoreDto {
             area_points: store.delivery_area.iter().map(|p| [p.lng, p.lat]).collect(),
             status: status_text(store.status).into(),
             is_open: hours::is_open_at(store, now),
+            within_hours: hours::within_windows(
+                &windows,
+                now.with_timezone(&hours::china_offset()).time(),
+            ),
             store_tel: store.store_tel.clone(),
             standby_tel: store.standby_tel.clone(),
             city_code: store.city_code.clone(),
@@ -174,6 +183,7 @@ impl StoreDto {
             exclusion_day_list: store.exclusion_day_list.iter().map(exclusion_dto).collect(),
             delivery_fee: store.delivery_fee.yuan(),
             free_delivery_threshold: store.free_delivery_threshold.yuan(),
+            min_delivery_amount: store.min_delivery_amount.yuan(),
             is_virtual: store.store_code == VIRTUAL_STORE_CODE,
         }
     }

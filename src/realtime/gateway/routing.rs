@@ -47,12 +47,13 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             state,
             at,
             eta,
+            arrival,
             seq,
             ..
         } => {
             let payload = json!({
                 "orderNo": order_no, "progress": progress, "state": state,
-                "at": at, "eta": eta, "seq": seq,
+                "at": at, "eta": eta, "arrival": arrival, "seq": seq,
             });
             vec![
                 to(CUSTOMERS, order_room(order_no), "order:progress", &payload),
@@ -139,6 +140,7 @@ mod tests {
             state: 6,
             at: 1,
             eta: Some(2),
+            arrival: None,
             seq: 3,
         };
         let cases = [
@@ -207,11 +209,12 @@ mod tests {
             state: 6,
             at: 5,
             eta: None,
+            arrival: None,
             seq: 9,
         });
         assert_eq!(
             d[0].payload,
-            json!({"orderNo": "O1", "progress": 40, "state": 6, "at": 5, "eta": null, "seq": 9})
+            json!({"orderNo": "O1", "progress": 40, "state": 6, "at": 5, "eta": null, "arrival": null, "seq": 9})
         );
         let d = deliveries(&Event::PaymentResult {
             order_no: "O1".into(),

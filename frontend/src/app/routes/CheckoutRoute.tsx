@@ -95,6 +95,7 @@ export function CheckoutRoute() {
         onReserve={reserve}
         onPickAddress={() => void navigate('/selectAddress')}
         onCartReplaced={(fresh) => useCart.getState().adopt(fresh)}
+        onCartStale={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
         payMethods={payMethods}
         onSubmitted={(reply, method) => {
           // The cart is empty now.

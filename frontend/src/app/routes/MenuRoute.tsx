@@ -8,7 +8,11 @@ import { CartBar, cartToast, useCart } from '@/features/cart';
 import { useAccount } from '@/features/account';
 import { MenuPage, noticeViewer } from '@/features/menu';
 import { useCurrentStore, useStoreLive, useStoreSelection } from '@/features/store';
-import { useT } from '@/lib/i18n';
+import { getReservationSlots } from '@/features/checkout/api/checkout';
+import { showToast } from '@/components/Toast';
+import { now } from '@/lib/clock';
+import { useLang, useT } from '@/lib/i18n';
+import { formatDayTime } from '@/utils/time';
 import type { ProductCard } from '@/lib/api/types';
 import type { OrderType } from '@/lib/orders';
 import { usePageSwitch } from '../pageSwitch';
@@ -16,6 +20,7 @@ import { useScanEntry } from './scanEntry';
 
 export function MenuRoute() {
   const t = useT();
+  const lang = useLang();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const scanning = useScanEntry();
@@ -80,6 +85,28 @@ export function MenuRoute() {
     [cartStore, effectiveType, t],
   );
 
+  // A closed store, or one outside its hours, takes items for a booking (issue 22): the first
+  // slot it takes, changeable at checkout.
+  const bookedAt = useCart((s) => (s.cart?.isBookOrder && s.cart.storeCode === cartStore ? (s.cart.orderTime ?? null) : null));
+  const book = useCallback(() => {
+    if (!cartStore) return;
+    void (async () => {
+      try {
+        const slots = await getReservationSlots(cartStore, effectiveType);
+        const first = slots.days.flatMap((d) => d.slots)[0];
+        if (first === undefined) {
+          showToast(t('menu.noSlots'), 3000);
+          return;
+        }
+        const r = await useCart.getState().reserve({ orderType: effectiveType, serviceMethod: effectiveType, storeCode: cartStore, isBookOrder: true, orderTime: first });
+        if (r.ok) useStoreSelection.getState().setOrderType(effectiveType);
+        cartToast(r, t('menu.booked', { time: formatDayTime(first, lang, now()) }));
+      } catch (e) {
+        showToast(e instanceof Error ? e.message : String(e), 3000);
+      }
+    })();
+  }, [cartStore, effectiveType, lang, t]);
+
   // /menu?productCode=… or ?code=… opens that product (links from content, shares).
   const productCode = params.get('productCode') ?? params.get('code');
   if (productCode) return <Navigate to={`/product/${encodeURIComponent(productCode)}`} replace />;
@@ -108,6 +135,8 @@ export function MenuRoute() {
             deskNo={deskNo}
             live={live}
             viewer={noticeViewer(viewerId)}
+            onBook={cartStore ? book : undefined}
+            bookedAt={bookedAt}
           />
           <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} />
         </>

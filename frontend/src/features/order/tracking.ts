@@ -88,6 +88,9 @@ export function applyProgress(order: OrderDetail, ev: OrderProgressEvent, label:
   const steps = stepsAt(stepsOf(order, label), progress, at);
   const entry: OrderHistoryEntry = { seq: ev.seq, state, progress, actor: '', note: null, at: at ?? 0 };
   const eta = ev.eta === null ? null : (num(ev.eta) ?? order.eta ?? null);
+  // The server's arrival of the new stage; an event without one (an older server) keeps none
+  // rather than a time of the previous stage.
+  const arrival = ev.arrival === undefined ? (order.arrival ?? null) : ev.arrival;
   return {
     ...order,
     state,
@@ -97,6 +100,7 @@ export function applyProgress(order: OrderDetail, ev: OrderProgressEvent, label:
     progressLabel: progressLabelOf(steps, progress, fallback),
     steps,
     eta,
+    arrival,
     seq: ev.seq,
     history: [...(order.history ?? []), entry],
     canCancel: !!order.canCancel && CANCELLABLE_STATES.includes(state) && stepIndex(progress) < 0,

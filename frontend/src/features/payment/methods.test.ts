@@ -3,9 +3,9 @@ import { CHANNEL } from '@/lib/channel';
 import { PAY_METHODS, methodAllowed, onlineMethodsFor, payMethodsFor } from './methods';
 
 describe('channel → methods', () => {
-  it('web offers the Alipay page and UnionPay web (Alipay first: the default)', () => {
-    expect(onlineMethodsFor(CHANNEL.web)).toEqual(['alipay_wap', 'unionpay_web']);
-    expect(payMethodsFor(CHANNEL.web)).toEqual(['alipay_wap', 'unionpay_web', 'offline']);
+  it('web offers Alipay, WeChat Pay and UnionPay web (Alipay first: the default)', () => {
+    expect(onlineMethodsFor(CHANNEL.web)).toEqual(['alipay_wap', 'wechat_h5', 'unionpay_web']);
+    expect(payMethodsFor(CHANNEL.web)).toEqual(['alipay_wap', 'wechat_h5', 'unionpay_web', 'offline']);
   });
   it("WeChat's browser offers only WeChat's official-account pay", () => {
     expect(onlineMethodsFor(CHANNEL.wechat)).toEqual(['wechat_jsapi']);

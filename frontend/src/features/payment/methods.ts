@@ -3,14 +3,16 @@
  * table; this mirrors the server's (actors `PayMethod::allowed_in`, docs/payments-and-orders.md):
  * SDK methods need the native app, WeChat's official-account pay (JSAPI) works only inside the
  * WeChat browser and Alipay pages are blocked there, WeChat H5 pay is for phone browsers outside
- * WeChat, the bank methods belong to the bank channel, pay on delivery is open everywhere.
+ * WeChat (a phone's browser opens WeChat; on a computer the provider's page shows a code to scan),
+ * the bank methods belong to the bank channel, pay on delivery is open everywhere. So: WeChat Pay
+ * only inside WeChat, Alipay only inside Alipay, both in a phone's (wap) or a computer's (web) browser.
  *
  * | method | 1 wap | 2 web | 3 android | 4 ios | 5 wechat | 9 alipay | 30 voucher | 31 carrier | 37 bank | 46 harmony |
  * |---|---|---|---|---|---|---|---|---|---|---|
  * | alipay_wap | ✓ | ✓ | | | | ✓ | ✓ | ✓ | | |
  * | alipay_app | | | ✓ | ✓ | | | | | | ✓ |
  * | wechat_app | | | ✓ | ✓ | | | | | | ✓ |
- * | wechat_h5 | ✓ | | | | | | ✓ | ✓ | | |
+ * | wechat_h5 | ✓ | ✓ | | | | | ✓ | ✓ | | |
  * | wechat_jsapi | | | | | ✓ | | | | | |
  * | unionpay_app | | | ✓ | ✓ | | | | | | ✓ |
  * | unionpay_web | ✓ | ✓ | | | | | ✓ | ✓ | ✓ | |
@@ -45,7 +47,7 @@ const ALLOWED: Record<PayMethod, (channel: number) => boolean> = {
   alipay_wap: among(wap, web, alipay, mealVoucher, carrier),
   alipay_app: among(android, ios, harmony),
   wechat_app: among(android, ios, harmony),
-  wechat_h5: among(wap, mealVoucher, carrier),
+  wechat_h5: among(wap, web, mealVoucher, carrier),
   wechat_jsapi: among(wechat),
   unionpay_app: among(android, ios, harmony),
   unionpay_web: among(wap, web, mealVoucher, carrier, bank),

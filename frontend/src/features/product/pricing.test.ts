@@ -54,14 +54,14 @@ const pastries = [
   { pastryCode: 'PAN', pastryName: '铁盘', pastryNameEN: 'Pan', extraPrice: 5.5, sizeCodes: ['S9', 'S12'], isDefault: false },
 ];
 const sauces = [
-  { code: 'TOM', name: '番茄酱', nameEN: 'Tomato', price: 0, isDefault: true, maxQuantity: 1 },
-  { code: 'BBQ', name: '烧烤酱', nameEN: 'BBQ', price: 3, isDefault: false, maxQuantity: 1 },
+  { code: 'TOM', name: '番茄酱', nameEN: 'Tomato', price: 0, isDefault: true, maxQuantity: 1, soldOut: false },
+  { code: 'BBQ', name: '烧烤酱', nameEN: 'BBQ', price: 3, isDefault: false, maxQuantity: 1, soldOut: false },
 ];
 const extras = [
-  { code: 'CHZ', name: '芝士', nameEN: 'Cheese', price: 6, isDefault: false, maxQuantity: 3 },
-  { code: 'BCN', name: '培根', nameEN: 'Bacon', price: 8.8, isDefault: false, maxQuantity: 2 },
+  { code: 'CHZ', name: '芝士', nameEN: 'Cheese', price: 6, isDefault: false, maxQuantity: 3, soldOut: false },
+  { code: 'BCN', name: '培根', nameEN: 'Bacon', price: 8.8, isDefault: false, maxQuantity: 2, soldOut: false },
 ];
-const base = [{ code: 'OLV', name: '橄榄', nameEN: 'Olive', price: 0, isDefault: true, maxQuantity: 1 }];
+const base = [{ code: 'OLV', name: '橄榄', nameEN: 'Olive', price: 0, isDefault: true, maxQuantity: 1, soldOut: false }];
 const pizza = product({ sizeList: sizes, pastryList: pastries, sauceList: sauces, additionalIngredientList: extras, baseIngredientList: base });
 
 const flavors = [
@@ -150,7 +150,7 @@ describe('priceOf', () => {
   });
 
   it('adds in fen, never in floating yuan (0.1 + 0.2)', () => {
-    const p = product({ productType: 0, sellingPrice: 0.1, additionalIngredientList: [{ code: 'X', name: 'x', nameEN: 'x', price: 0.2, isDefault: false, maxQuantity: 9 }] });
+    const p = product({ productType: 0, sellingPrice: 0.1, additionalIngredientList: [{ code: 'X', name: 'x', nameEN: 'x', price: 0.2, isDefault: false, maxQuantity: 9, soldOut: false }] });
     expect(priceOf(p, sel(p, { extras: { X: 1 } })).unitFen).toBe(30);
   });
 });
@@ -167,6 +167,12 @@ describe('defaultSelection', () => {
   });
   it('starts at minSale', () => {
     expect(defaultSelection(minSale3).quantity).toBe(3);
+  });
+  it('takes off a base topping the store has 86ed, and keeps it off (issue 22)', () => {
+    const out = product({ sizeList: sizes, pastryList: pastries, sauceList: sauces, baseIngredientList: [...base, { code: 'MSH', name: '蘑菇', nameEN: 'Mushroom', price: 0, isDefault: true, maxQuantity: 1, soldOut: true }] });
+    expect(defaultSelection(out).removedBase).toEqual(['MSH']);
+    expect(normalizeSelection(out, { ...defaultSelection(out), removedBase: [] }).removedBase).toEqual(['MSH']);
+    expect(normalizeSelection(out, { ...defaultSelection(out), removedBase: ['OLV'] }).removedBase).toEqual(['OLV', 'MSH']);
   });
 });
 

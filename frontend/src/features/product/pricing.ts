@@ -101,7 +101,9 @@ export function defaultSelection(p: ProductDetail): Selection {
     pastryCode: defaultPastry(p, sizeCode, null),
     flavorCodes: Array.from({ length: flavourSlots(p) }, () => null),
     sauceCode: (p.sauceList.find((s) => s.isDefault) ?? null)?.code ?? null,
-    removedBase: [],
+    // A base topping 86ed at the store comes off (the server leaves sold-out sauces, extras and
+    // flavours out of their lists altogether).
+    removedBase: p.baseIngredientList.filter((b) => b.soldOut).map((b) => b.code),
     extras,
     combo,
     quantity: minSale(p),
@@ -139,7 +141,10 @@ export function normalizeSelection(p: ProductDetail, sel: Selection): Selection 
     pastryCode: defaultPastry(p, sizeCode, sel.pastryCode),
     flavorCodes,
     sauceCode: p.sauceList.some((s) => s.code === sel.sauceCode) ? sel.sauceCode : (p.sauceList.find((s) => s.isDefault)?.code ?? null),
-    removedBase: sel.removedBase.filter((c) => p.baseIngredientList.some((b) => b.code === c)),
+    removedBase: [
+      ...sel.removedBase.filter((c) => p.baseIngredientList.some((b) => b.code === c && !b.soldOut)),
+      ...p.baseIngredientList.filter((b) => b.soldOut).map((b) => b.code),
+    ],
     extras,
     combo,
     quantity: Math.max(minSale(p), Math.floor(sel.quantity) || 0),

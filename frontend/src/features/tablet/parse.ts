@@ -2,7 +2,7 @@
  * Socket payloads are typed `unknown` by lib/socket: these read them defensively, so a malformed
  * event is dropped instead of putting a broken card on the board.
  */
-import type { BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/lib/api/types';
+import type { Arrival, BreakdownDiscount, BreakdownLine, PriceBreakdown } from '@/lib/api/types';
 import { STORE_STATUSES, type InvoiceRequest, type KitchenComboPart, type KitchenExtra, type KitchenLine, type ProgressEvent, type StorePresence, type StoreStatus, type StoreUpdate, type TabletHistoryPage, type TabletOrder } from './types';
 
 type Obj = Record<string, unknown>;
@@ -16,6 +16,17 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+const ARRIVAL_KINDS: readonly Arrival['kind'][] = ['estimated', 'booked', 'ready', 'delivered', 'completed'];
+
+/** The server's arrival of a card (null when absent or not understood). */
+function arrivalOf(v: unknown): Arrival | null {
+  if (!isObj(v)) return null;
+  const at = num(v.at);
+  const kind = ARRIVAL_KINDS.find((k) => k === v.kind);
+  if (at === null || !kind) return null;
+  return { kind, at, countdownFrom: num(v.countdownFrom) };
+}
 
 function extra(v: unknown): KitchenExtra | null {
   return isObj(v) && typeof v.name === 'string' ? { name: v.name, quantity: num(v.quantity) ?? 1 } : null;
@@ -128,6 +139,7 @@ export function parseOrder(v: unknown): TabletOrder | null {
     receiverMobile: str(v.receiverMobile),
     address: typeof v.address === 'string' && v.address ? v.address : null,
     promisedBy: num(v.promisedBy) ?? 0,
+    arrival: arrivalOf(v.arrival),
     breakdown: parseBreakdown(v.breakdown, orderAmount),
     closedBy: text(v.closedBy),
     closedAt: num(v.closedAt),

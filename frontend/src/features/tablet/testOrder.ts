@@ -26,6 +26,7 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
     receiverMobile: '138****5678',
     address: '人民广场 1号',
     promisedBy: 1_795_410_000_000,
+    arrival: null,
     // ¥99.00 × 1 − ¥19.80 + ¥6.00 = ¥85.20
     breakdown: {
       lines: [{ lineId: 'l_1', productCode: 'PZ001', nameCn: '超级至尊比萨', nameEn: 'Super Supreme Pizza', specCn: '9英寸 芝心', specEn: '9-inch Cheese-stuffed Crust', unitPrice: 99, quantity: 1, amount: 99 }],

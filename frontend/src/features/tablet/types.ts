@@ -32,6 +32,13 @@ export const STORE_STATUSES: readonly StoreStatus[] = ['open', 'busy', 'closed']
 export type StoreBoard = Schemas['StoreBoardDto'];
 /** GET /tablet/products?keyword= */
 export type TabletProduct = Schemas['BoardProductDto'];
+/** An ingredient or a flavour on the board (GET /tablet/ingredients). */
+export type TabletIngredient = Schemas['BoardIngredientDto'];
+
+/** Its key in the board's sold-out list (server store_board::SoldOutItem::key). */
+export function ingredientKey(i: Pick<TabletIngredient, 'code' | 'kind'>): string {
+  return `${i.kind === 'flavor' ? 'flavor' : 'ingredient'}:${i.code}`;
+}
 
 /** `order:progress` on "/store". */
 export interface ProgressEvent {

@@ -10,7 +10,7 @@ import { CART_TOKEN_HEADER, getCartToken, setCartToken } from './cartToken';
 import { ApiError, ERR, statusMessageKey } from './errors';
 
 export const API_BASE = '/api/v1';
-/** X-Channel-Id: 2 (web) in a plain browser, 5 in the WeChat browser, 9 in the Alipay one. */
+/** X-Channel-Id: 1 (wap) in a phone browser, 2 (web) on a computer, 5 in the WeChat browser, 9 in the Alipay one. */
 export const CHANNEL_ID = String(currentChannel());
 export const CLIENT_VERSION = '3.1.0';
 const DEFAULT_TIMEOUT_MS = 10_000;

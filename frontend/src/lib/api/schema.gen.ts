@@ -1061,6 +1061,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tablet/ingredients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ingredients (sauces, base and extra toppings) and flavours staff can mark sold out
+         *     (issue 22), each once, with how many products use it.
+         */
+        get: operations["ingredients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tablet/ingredients/{code}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Marks an ingredient (a sauce, a base or an extra topping) or a flavour sold out ("86") or
+         *     back on sale at the staff's store (issue 22): it leaves every product and half that uses it
+         *     at once — builders leave it out, menu cards of pizzas it leaves short of flavours show sold
+         *     out, carts holding it show the line disabled, adds and submit refuse it (errCode -7).
+         */
+        put: operations["set_ingredient_availability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tablet/login": {
         parameters: {
             query?: never;
@@ -1366,8 +1408,38 @@ export interface components {
             ruleName: string;
             ruleType: string;
         };
+        /** @description When the order arrives (delivery) or is ready (pickup, dine-in), as every screen shows it. */
+        Arrival: {
+            /**
+             * Format: int64
+             * @description Epoch ms.
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description Epoch ms from which a countdown to `at` is shown; None: never (a time in the past, or a
+             *     fact rather than a promise).
+             */
+            countdownFrom: number | null;
+            kind: components["schemas"]["ArrivalKind"];
+        };
+        /** @enum {string} */
+        ArrivalKind: "estimated" | "booked" | "ready" | "delivered" | "completed";
         AvailabilityBody: {
             soldOut: boolean;
+        };
+        /** @description An ingredient or a flavour staff can mark sold out, wherever the menu uses it. */
+        BoardIngredientDto: {
+            code: string;
+            /** @description sauce, base (a topping pizzas come with), extra (an added topping) or flavor. */
+            kind: string;
+            name: string;
+            soldOut: boolean;
+            /**
+             * Format: int32
+             * @description How many products use it (flavours: multi-flavour and half-and-half pizzas).
+             */
+            usedBy: number;
         };
         BoardProductDto: {
             categoryName: string;
@@ -1405,6 +1477,7 @@ export interface components {
             reason?: string | null;
         };
         CartDto: {
+            arrival: null | components["schemas"]["Arrival"];
             availableRules: components["schemas"]["RuleOptionDto"][];
             /** @description Lines at list price, discounts as their own entries, fee, payable: adds up to the fen. */
             breakdown: components["schemas"]["BreakdownView"];
@@ -1424,6 +1497,18 @@ export interface components {
             effectOutItems: components["schemas"]["CartItemDto"][];
             isBookOrder: boolean;
             items: components["schemas"]["CartItemDto"][];
+            /**
+             * Format: double
+             * @description Delivery only: the store's minimum product total (起送), 0 when none.
+             */
+            minDeliveryAmount: number;
+            /**
+             * Format: double
+             * @description What the cart still lacks to that minimum: submit is refused while it is above 0.
+             */
+            minDeliveryGap: number;
+            /** @description "还差¥12.00起送" / "¥12.00 more for delivery", when there is a gap. */
+            minDeliveryMsg: string | null;
             /** Format: int32 */
             oldServiceMethod: number | null;
             /** Format: double */
@@ -1666,6 +1751,11 @@ export interface components {
             nameEN: string;
             /** Format: double */
             price: number;
+            /**
+             * @description 86ed at this store (issue 22). Only base toppings are listed so: the builder shows them
+             *     taken off; sold-out sauces, extras and flavours are left out of their lists.
+             */
+            soldOut: boolean;
         };
         InProgressDto: {
             /** Format: double */
@@ -1913,6 +2003,7 @@ export interface components {
             /** Format: double */
             activityAmount: number;
             address: null | components["schemas"]["OrderAddressDoc"];
+            arrival: null | components["schemas"]["Arrival"];
             /** @description The amounts frozen at submit: lines at list price, discounts, fee, payable. */
             breakdown: components["schemas"]["BreakdownView"];
             canCancel: boolean;
@@ -2114,15 +2205,18 @@ export interface components {
          *     Which channel (`X-Channel-Id`) may use which method, [`PayMethod::allowed_in`]. The spec does
          *     not give this table; it follows what each wallet allows: SDK methods need the native app, the
          *     WeChat official-account pay (JSAPI) works only inside the WeChat browser and Alipay pages are
-         *     blocked there, WeChat H5 pay is for phone browsers outside WeChat, the bank methods belong to
-         *     the bank channel, and pay on delivery is open everywhere.
+         *     blocked there, WeChat H5 pay is for browsers outside WeChat (on a phone, wap, it opens WeChat;
+         *     on a computer, web, the provider's page shows the code to scan with it), the bank methods
+         *     belong to the bank channel, and pay on delivery is open everywhere. So inside WeChat only
+         *     WeChat Pay, inside Alipay only Alipay, and both in a phone's (wap) or a computer's (web)
+         *     browser (issue 22).
          *
          *     | method | 1 wap | 2 web | 3 android | 4 ios | 5 wechat | 9 alipay | 30 voucher | 31 carrier | 37 bank | 46 harmony |
          *     |---|---|---|---|---|---|---|---|---|---|---|
          *     | `alipay_wap` | ✓ | ✓ | | | | ✓ | ✓ | ✓ | | |
          *     | `alipay_app` | | | ✓ | ✓ | | | | | | ✓ |
          *     | `wechat_app` | | | ✓ | ✓ | | | | | | ✓ |
-         *     | `wechat_h5` | ✓ | | | | | | ✓ | ✓ | | |
+         *     | `wechat_h5` | ✓ | ✓ | | | | | ✓ | ✓ | | |
          *     | `wechat_jsapi` | | | | | ✓ | | | | | |
          *     | `unionpay_app` | | | ✓ | ✓ | | | | | | ✓ |
          *     | `unionpay_web` | ✓ | ✓ | | | | | ✓ | ✓ | ✓ | |
@@ -2560,6 +2654,11 @@ export interface components {
             lat: number;
             /** Format: double */
             lng: number;
+            /**
+             * Format: double
+             * @description Yuan: delivery orders start at this product total (起送); 0: no minimum.
+             */
+            minDeliveryAmount: number;
             point: components["schemas"]["PointDto"];
             /** @description Sorted: 0 delivery, 1 pickup, 2 dine-in. */
             serviceMethods: number[];
@@ -2576,6 +2675,11 @@ export interface components {
             storeNameCN: string;
             storeNameEN: string;
             storeTel: string;
+            /**
+             * @description Inside its business hours right now, whatever its staff's status: with a live status
+             *     change (`store:update`) the app knows whether the store is open again.
+             */
+            withinHours: boolean;
         };
         /**
          * @description Whether the store takes orders. `Closed` is "temporarily closed" with `stop_store_notice`.
@@ -5372,6 +5476,78 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    ingredients: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BoardIngredientDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    set_ingredient_availability: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoreBoardDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     tablet_login: {

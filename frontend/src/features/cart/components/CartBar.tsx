@@ -6,7 +6,7 @@ import { Price } from '@/components/Price';
 import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
-import { formatFen } from '@/lib/money';
+import { formatFen, toFen } from '@/lib/money';
 import { cartAmounts, checkoutBlock, disabledCount, itemCount } from '../cartView';
 import { startCartLive, useCart } from '../store/cart';
 import { CartLines } from './CartLines';
@@ -98,7 +98,9 @@ export function CartBar({ storeCode, pageName = 'menu', onCheckout }: CartBarPro
     );
   };
 
-  const gap = cart && count > 0 && cart.orderType === 0 ? cart.differenceDeliveryFeeMsg : null;
+  // Below the store's delivery minimum (起送) that is what to say; else how far free delivery is.
+  const minGap = cart && count > 0 && cart.orderType === 0 && cart.minDeliveryGap > 0 ? t('cart.minGap', { amount: formatFen(toFen(cart.minDeliveryGap)) }) : null;
+  const gap = minGap ? null : cart && count > 0 && cart.orderType === 0 ? cart.differenceDeliveryFeeMsg : null;
 
   return (
     <>
@@ -109,6 +111,11 @@ export function CartBar({ storeCode, pageName = 'menu', onCheckout }: CartBarPro
           {isOpen && <div className="cart-mask" onClick={() => setOpen(false)} role="presentation" />}
           <div className="cart-dock">
             {isOpen && cart && <CartSheet onClose={() => setOpen(false)} />}
+            {minGap && (
+              <p className="cart-gap cart-gap--min" data-testid="cart-min-gap">
+                {minGap}
+              </p>
+            )}
             {gap && (
               <p className="cart-gap" data-testid="cart-delivery-gap">
                 {gap}

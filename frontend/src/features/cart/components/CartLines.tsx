@@ -11,14 +11,18 @@ import { cartToast } from './cartToast';
 
 export interface CartLinesProps {
   cart: Cart;
-  /** Checkout: no steppers, no delete, no disabled items. */
+  /**
+   * Checkout: the valid lines without steppers or delete. The disabled lines (sold out, off
+   * time, expired) still show, with their reason and a one-tap remove, so what will not be
+   * ordered is never hidden.
+   */
   readOnly?: boolean;
 }
 
-/** The valid lines of the cart and, editable, the disabled ones grouped by reason. */
+/** The valid lines of the cart and the disabled ones grouped by reason, each removable. */
 export function CartLines({ cart, readOnly }: CartLinesProps) {
   const t = useT();
-  const groups = readOnly ? [] : disabledGroups(cart);
+  const groups = disabledGroups(cart);
   const clearUnavailable = useCart((s) => s.clearUnavailable);
   return (
     <div className="cart-lines">
@@ -76,7 +80,7 @@ function Line({ item, readOnly, disabledLabel }: { item: CartItem; readOnly?: bo
       <div className="cart-line__body">
         <div className="cart-line__top">
           <span className="cart-line__name">{item.prodName}</span>
-          {!readOnly && (
+          {(!readOnly || off) && (
             <button
               type="button"
               className="cart-line__del"

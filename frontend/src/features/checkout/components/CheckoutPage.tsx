@@ -2,17 +2,19 @@ import { useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Empty } from '@/components/Empty';
 import { Header } from '@/components/Header';
-import { AlertIcon, BagIcon, CheckIcon, ChevronRightIcon, DineIcon, PinIcon, ScooterIcon, StoreIcon } from '@/components/Icons';
+import { AlertIcon, BagIcon, CheckIcon, ChevronRightIcon, ClockIcon, DineIcon, PinIcon, ScooterIcon, StoreIcon } from '@/components/Icons';
 import { Loading } from '@/components/Loading';
 import { Price } from '@/components/Price';
 import { PriceBreakdown } from '@/components/PriceBreakdown';
 import { Stepper } from '@/components/Stepper';
 import { showToast } from '@/components/Toast';
 import { isApiError } from '@/lib/api';
+import { serverNow } from '@/lib/clock';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { Address, Cart, OrderSubmitReply, PayMethod, ReservationInput, Store } from '@/lib/api/types';
 import type { OrderType, PaymentType } from '@/lib/orders';
+import { arrivalText } from '@/utils/arrival';
 import { storeAddress, storeName } from '@/utils/storeDisplay';
 import { submitOrder } from '../api/checkout';
 import { buildOrder, IdempotencyKeys, paymentTypesFor, REMARK_MAX, TABLEWARE_MAX } from '../submit';
@@ -45,8 +47,10 @@ export interface CheckoutPageProps {
   /** Sets order type and time (POST /orders/reservation); answers whether it went through. */
   onReserve: (input: ReservationInput) => Promise<boolean>;
   onPickAddress: () => void;
-  /** The server's fresh cart (409 errCode -6: amounts changed). */
+  /** The server's fresh cart (409 errCode -6: amounts changed; -7: items sold out). */
   onCartReplaced: (cart: Cart) => void;
+  /** After -7 the cart is read again (the board may have moved on since that answer). */
+  onCartStale?: () => void;
   /** The online methods of the user's channel (the first is the default). */
   payMethods?: PayMethod[];
   /** The order is placed: `method` is the online method chosen (null for pay on delivery). */
@@ -59,6 +63,11 @@ const TYPE_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
 
 function asOrderType(n: number): OrderType {
   return n === 1 || n === 2 ? n : 0;
+}
+
+/** Lines the server will not order (sold out, off time, expired): the cart feature shows them. */
+function disabledCount(cart: Cart): number {
+  return (cart.saleOutItemsFromShoppingCar?.length ?? 0) + (cart.timeOutItems?.length ?? 0) + (cart.effectOutItems?.length ?? 0);
 }
 
 function isCart(value: unknown): value is Cart {
@@ -100,8 +109,10 @@ function CheckoutForm({
   onReserve,
   onPickAddress,
   onCartReplaced,
+  onCartStale,
   payMethods = [],
   onSubmitted,
+  onBackToMenu,
 }: CheckoutPageProps & { cart: Cart }) {
   const t = useT();
   const lang = useLang();
@@ -148,6 +159,7 @@ function CheckoutForm({
     if (cart.items.length === 0) return 'cart.noValidItems';
     if (delivery && !address) return 'checkout.address.required';
     if (delivery && address?.illegal) return 'checkout.address.illegal';
+    if (delivery && cart.minDeliveryGap > 0) return 'checkout.belowMinimum';
     if (invoice && Object.keys(invoiceProblems(invoiceDraft)).length > 0) return 'checkout.invoiceForm.fix';
     return null;
   };
@@ -157,7 +169,7 @@ function CheckoutForm({
     const p = problem();
     if (p) {
       if (p === 'checkout.invoiceForm.fix') setInvoiceTouched({ title: true, taxNo: true, email: true });
-      showToast(t(p), ERROR_TOAST_MS);
+      showToast(p === 'checkout.belowMinimum' ? t(p, { amount: formatFen(toFen(cart.minDeliveryGap)) }) : t(p), ERROR_TOAST_MS);
       return;
     }
     const order = buildOrder(cart, { address, remark, contactless, tableware, invoice, paymentType: payType });
@@ -174,6 +186,7 @@ function CheckoutForm({
         // Nothing was created: show the fresh amounts; the next submit is a new attempt.
         keys.current.forget();
         onCartReplaced(e.data);
+        if (e.errCode === ITEMS_SOLD_OUT) onCartStale?.();
         showToast(e.message || t('checkout.amountsChanged'), ERROR_TOAST_MS);
       } else {
         // A refusal or a lost answer: the same body retried keeps its key (the server answers once).
@@ -261,6 +274,11 @@ function CheckoutForm({
             disabled={cartBusy}
             onChoose={chooseTime}
           />
+          {cart.arrival && (
+            <p className="co-arrival" data-testid="checkout-arrival" data-kind={cart.arrival.kind} data-at={cart.arrival.at}>
+              <ClockIcon /> {arrivalText(cart.arrival, orderType, lang, serverNow(), t)}
+            </p>
+          )}
         </section>
 
         <section className="co-card co-card--lines" aria-label={t('checkout.items')}>
@@ -269,6 +287,16 @@ function CheckoutForm({
             <small>{t('cart.countN', { n: cart.totalQuantity })}</small>
           </h2>
           {lines}
+          {disabledCount(cart) > 0 && (
+            <p className="co-card__note" data-testid="checkout-unavailable-note">
+              <AlertIcon /> {t(cart.items.length > 0 ? 'checkout.unavailableNote' : 'checkout.nothingOrderable')}
+            </p>
+          )}
+          {cart.items.length === 0 && (
+            <button type="button" className="btn btn--ghost co-card__back" onClick={onBackToMenu} data-testid="checkout-back-menu">
+              {t('checkout.backToMenu')}
+            </button>
+          )}
         </section>
 
         <section className="co-card">
@@ -353,7 +381,13 @@ function CheckoutForm({
 
         <section className="co-card co-sum" aria-label={t('checkout.amounts')} data-testid="checkout-amounts">
           <PriceBreakdown breakdown={cart.breakdown} delivery={delivery} lines={false} payableTestId="checkout-total" />
-          {delivery && cart.differenceDeliveryFeeMsg && <p className="co-sum__gap">{cart.differenceDeliveryFeeMsg}</p>}
+          {delivery && cart.minDeliveryGap > 0 ? (
+            <p className="co-sum__gap co-sum__gap--min" data-testid="checkout-min-gap">
+              {t('cart.minGap', { amount: formatFen(toFen(cart.minDeliveryGap)) })}
+            </p>
+          ) : (
+            delivery && cart.differenceDeliveryFeeMsg && <p className="co-sum__gap">{cart.differenceDeliveryFeeMsg}</p>
+          )}
         </section>
       </div>
 

@@ -14,8 +14,9 @@ import { sessionStore } from '@/lib/storage';
 import type { ProductCard, Store } from '@/lib/api/types';
 import type { OrderType } from '@/lib/orders';
 import { storeName, storeState } from '@/utils/storeDisplay';
+import { formatDayTime } from '@/utils/time';
 import { getMenu, visibleCategories } from '../api/menu';
-import { withLiveSoldOut, withLiveStatus } from '../live';
+import { ownClosedNotice, withLiveSoldOut, withLiveStatus } from '../live';
 import { noticeMark, noticeViewer } from '../noticeMark';
 import { forgetMenuPlace, keepMenuPlace, menuPlaceKey, peekMenuPlace } from '../scrollMemory';
 import './MenuPage.css';
@@ -39,6 +40,13 @@ export interface MenuPageProps {
   live?: StoreUpdateEvent | null;
   /** Whose menu this is, for the notice marks: `noticeViewer(userId)`; a visitor by default. */
   viewer?: string;
+  /**
+   * The store is closed or outside its hours: books the first slot it takes, so the cart can be
+   * filled for then (the app composes the cart in). Omitted: no booking offered.
+   */
+  onBook?: () => void;
+  /** The cart is booked at this store for this time (epoch ms): said instead of the offer. */
+  bookedAt?: number | null;
 }
 
 /** Products the tile may add at once: singles (no sizes, flavours or rounds), not sold out. */
@@ -53,9 +61,10 @@ function fromPriced(p: ProductCard): boolean {
   return p.productType === 1 || p.productType === 9;
 }
 
-export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null, viewer = noticeViewer(null) }: MenuPageProps) {
-  const store = useMemo(() => withLiveStatus(loaded, live), [loaded, live]);
+export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChange, onOpenProduct, onChangeStore, onQuickAdd, deskNo, live = null, viewer = noticeViewer(null), onBook, bookedAt = null }: MenuPageProps) {
   const t = useT();
+  const busyDefault = t('menu.busyDefault');
+  const store = useMemo(() => withLiveStatus(loaded, live, busyDefault), [loaded, live, busyDefault]);
   const lang = useLang();
   const dineInOnly = !!deskNo && store.serviceMethods.includes(2);
   const methods = useMemo(
@@ -76,6 +85,9 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
   // Once the staff said something live, theirs is the word on closing.
   const stopNotice = live ? store.stopStoreNotice : store.stopStoreNotice || menu.data?.stopStoreNotice || null;
   const state = storeState(store);
+  // Closed by its staff (休息中) or outside its hours: the menu says why and what to do instead.
+  const closedWhy: 'closed' | 'hours' | null = isVirtual ? null : store.status === 'closed' ? 'closed' : !store.isOpen ? 'hours' : null;
+  const canBook = !!closedWhy && store.bookEnable && !!onBook;
 
   return (
     <div className="menu">
@@ -129,16 +141,31 @@ export function MenuPage({ store: loaded, isVirtual, orderType, onOrderTypeChang
           </button>
         </div>
       )}
-      {stopNotice && (
-        <div className="notice notice--danger" role="alert" data-testid="stop-store-notice">
+      {closedWhy && (
+        <div className="notice notice--danger menu__closed" role="alert" data-testid="stop-store-notice" data-reason={closedWhy}>
           <AlertIcon className="notice__icon" />
           <div className="notice__body">
-            <strong>{t('menu.stopStore')}</strong>
-            <span>{stopNotice}</span>
+            <strong>{t(closedWhy === 'closed' ? 'menu.closed.title' : 'menu.hoursOut.title')}</strong>
+            {closedWhy === 'closed' && ownClosedNotice(stopNotice) && <span data-testid="stop-store-own-notice">{ownClosedNotice(stopNotice)}</span>}
+            {closedWhy === 'hours' && <span>{t('menu.hours', { hours: store.businessHourListText })}</span>}
+            {bookedAt !== null ? (
+              <span className="menu__booked" data-testid="menu-booked">
+                {t('menu.bookedFor', { time: formatDayTime(bookedAt, lang, now()) })}
+              </span>
+            ) : (
+              <span>{t(canBook ? 'menu.closed.bookHint' : 'menu.closed.otherHint')}</span>
+            )}
+            <span className="menu__closed-actions">
+              {canBook && bookedAt === null && (
+                <button type="button" className="btn btn--primary btn--sm" onClick={onBook} data-testid="menu-book">
+                  {t('menu.book')}
+                </button>
+              )}
+              <button type="button" className={`btn btn--sm ${canBook ? 'btn--secondary' : 'btn--primary'}`} onClick={onChangeStore} data-testid="menu-other-store">
+                {t('menu.reselect')}
+              </button>
+            </span>
           </div>
-          <button type="button" className="btn btn--primary btn--sm" onClick={onChangeStore}>
-            {t('menu.reselect')}
-          </button>
         </div>
       )}
       {store.businessNotice && (

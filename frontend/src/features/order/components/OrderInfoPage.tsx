@@ -11,6 +11,7 @@ import { refundedAttempts, refundStateKey } from '../refunds';
 import { isCancelledState, orderStateLabel, orderStateTone, stepLabelKey } from '../labels';
 import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
 import { Stars } from './Stars';
+import { ArrivalLine } from './StepTracker';
 import './Order.css';
 
 const ACTORS: Record<string, MessageKey> = { customer: 'order.actor.customer', store: 'order.actor.store', system: 'order.actor.system' };
@@ -55,6 +56,9 @@ function InfoView({ order }: { order: OrderDetail }) {
         <strong className="ost-head__state">{label}</strong>
         {order.progressLabel && !isCancelledState(order.state) && order.state !== 5 && order.state !== 4 ? (
           <span className="ost-head__hint">{order.progressLabel}</span>
+        ) : null}
+        {order.arrival && !isCancelledState(order.state) && order.state !== 5 && order.state !== 4 ? (
+          <ArrivalLine arrival={order.arrival} orderType={order.orderType} />
         ) : null}
       </section>
       <StoreCard order={order} storeName={order.storeName || order.storeCode} />

@@ -13,7 +13,7 @@ import { isCancelledState, isClosedState, isUnpaidState, orderStateLabel, orderS
 import { stepIndex } from '../tracking';
 import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
 import { RefundFailedDialog, refundFailure } from './RefundFailedDialog';
-import { EtaLine, LiveChip, StepTracker } from './StepTracker';
+import { ArrivalLine, LiveChip, StepTracker } from './StepTracker';
 import './Order.css';
 
 /** The payment side of the page (the app composes it from the payment feature). */
@@ -129,7 +129,8 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
   const steps = order.steps ?? [];
   const reached = steps.some((s) => s.done);
   const showSteps = !unpaid && (!cancelled || reached);
-  const showEta = !unpaid && !closed && typeof order.eta === 'number' && order.eta > 0;
+  // The server's arrival: the promise while it runs, the booked time, or when it was delivered.
+  const arrival = !unpaid && !cancelled ? (order.arrival ?? null) : null;
   // A cancelled or refused paid order whose money is still with us: the refund failed before.
   const refundable = owner && cancelled && !offline && order.payment?.state === 'paid';
 
@@ -188,7 +189,7 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
           {headline}
         </strong>
         {hint && <span className="ost-head__hint">{hint}</span>}
-        {showEta && <EtaLine eta={order.eta as number} orderType={type} />}
+        {arrival && <ArrivalLine arrival={arrival} orderType={type} />}
       </section>
 
       {owner && unpaid && onPay && (

@@ -1,8 +1,9 @@
 import { CheckIcon } from '@/components/Icons';
-import { useCountdown } from '@/lib/clock';
-import { useT } from '@/lib/i18n';
+import { useCountdown, useServerNow } from '@/lib/clock';
+import { useLang, useT } from '@/lib/i18n';
 import { useSocketStatus } from '@/lib/socket';
-import type { OrderStep } from '@/lib/api/types';
+import type { Arrival, OrderStep } from '@/lib/api/types';
+import { arrivalCounting, arrivalText } from '@/utils/arrival';
 import { formatClock } from '@/utils/time';
 
 /** The six steps with the time each was reached. */
@@ -44,17 +45,26 @@ export function formatLeft(ms: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
 }
 
-/** The ETA with a countdown on the server clock (lib/clock): a wrong phone clock does not shift it. */
-export function EtaLine({ eta, orderType }: { eta: number; orderType: number }) {
+/**
+ * The server's arrival (utils/arrival: the same words on every screen), with a countdown on the
+ * server clock (lib/clock: a wrong phone clock does not shift it) only while the server says one
+ * makes sense: at once for an order for now, from two hours before for a booked one, never for a
+ * fact (ready, delivered).
+ */
+export function ArrivalLine({ arrival, orderType, testId = 'order-eta' }: { arrival: Arrival; orderType: number; testId?: string }) {
   const t = useT();
-  const { msLeft, done } = useCountdown(eta);
-  const at = formatClock(eta);
+  const lang = useLang();
+  const nowMs = useServerNow();
+  const counting = arrivalCounting(arrival, nowMs);
+  const { msLeft, done } = useCountdown(counting ? arrival.at : null);
   return (
-    <p className="ost-eta" data-testid="order-eta" data-eta={eta}>
-      <span>{orderType === 0 ? t('order.eta.delivery', { time: at }) : t('order.eta.ready', { time: at })}</span>
-      <strong className="ost-eta__left" data-testid="order-eta-left">
-        {done ? t(orderType === 0 ? 'order.eta.soonDelivery' : 'order.eta.soonReady') : t('order.eta.left', { left: formatLeft(msLeft) })}
-      </strong>
+    <p className="ost-eta" data-testid={testId} data-eta={arrival.at} data-kind={arrival.kind}>
+      <span data-testid={`${testId}-text`}>{arrivalText(arrival, orderType, lang, nowMs, t)}</span>
+      {counting && (
+        <strong className="ost-eta__left" data-testid={`${testId}-left`}>
+          {done ? t(orderType === 0 ? 'order.eta.soonDelivery' : 'order.eta.soonReady') : t('order.eta.left', { left: formatLeft(msLeft) })}
+        </strong>
+      )}
     </p>
   );
 }

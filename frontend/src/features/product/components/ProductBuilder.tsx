@@ -181,21 +181,23 @@ function Builder({ product, onAdd }: { product: ProductDetail; onAdd?: (item: Ad
             {(limit) => (
               <div className="opts opts--wrap">
                 {product.baseIngredientList.slice(0, limit).map((b) => {
-                  const removed = sel.removedBase.includes(b.code);
+                  const removed = sel.removedBase.includes(b.code) || b.soldOut;
                   return (
                     <button
                       key={b.code}
                       type="button"
-                      className={`topping${removed ? ' topping--off' : ''}`}
+                      className={`topping${removed ? ' topping--off' : ''}${b.soldOut ? ' topping--soldout' : ''}`}
                       aria-pressed={!removed}
+                      disabled={b.soldOut}
                       onClick={() =>
                         update({ removedBase: removed ? sel.removedBase.filter((c) => c !== b.code) : [...sel.removedBase, b.code] })
                       }
                       data-testid={`base-${b.code}`}
+                      data-sold-out={b.soldOut ? 'true' : undefined}
                     >
                       {!removed && <CheckIcon />}
                       {b.name}
-                      {removed && <span className="topping__off">{t('product.removed')}</span>}
+                      {removed && <span className="topping__off">{t(b.soldOut ? 'product.toppingSoldOut' : 'product.removed')}</span>}
                     </button>
                   );
                 })}

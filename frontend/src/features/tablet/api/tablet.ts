@@ -7,7 +7,7 @@
 import { apiGet, apiPost, apiPut, isApiError, type RequestOptions } from '@/lib/api';
 import { parseHistory, parseOrder, parseOrders } from '../parse';
 import { staffToken, useTabletSession } from '../store/session';
-import type { StoreBoard, StoreStatus, TabletHistoryPage, TabletLoginReply, TabletMoveReply, TabletOrder, TabletProduct } from '../types';
+import type { StoreBoard, StoreStatus, TabletHistoryPage, TabletIngredient, TabletLoginReply, TabletMoveReply, TabletOrder, TabletProduct } from '../types';
 
 function staff(opts: RequestOptions = {}): RequestOptions {
   const token = staffToken();
@@ -69,6 +69,16 @@ export function fetchProducts(keyword: string, signal?: AbortSignal): Promise<Ta
 
 export function setSoldOut(productCode: string, soldOut: boolean): Promise<StoreBoard> {
   return guarded(apiPut<StoreBoard>(`/tablet/products/${encodeURIComponent(productCode)}/availability`, { soldOut }, staff()));
+}
+
+/** The ingredients (sauces, base and extra toppings) and flavours staff can mark sold out. */
+export function fetchIngredients(signal?: AbortSignal): Promise<TabletIngredient[]> {
+  return guarded(apiGet<TabletIngredient[]>('/tablet/ingredients', staff({ signal })));
+}
+
+/** An ingredient or flavour out ("86") or back, wherever the menu uses it (issue 22). */
+export function setIngredientSoldOut(code: string, soldOut: boolean): Promise<StoreBoard> {
+  return guarded(apiPut<StoreBoard>(`/tablet/ingredients/${encodeURIComponent(code)}/availability`, { soldOut }, staff()));
 }
 
 /** Today's closed orders of the store, newest first; `keyword`: order number, phone tail, table. */

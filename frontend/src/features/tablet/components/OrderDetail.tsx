@@ -1,6 +1,7 @@
 import { PriceBreakdown } from '@/components/PriceBreakdown';
-import { useT } from '@/lib/i18n';
+import { useLang, useT } from '@/lib/i18n';
 import { formatYuan } from '@/lib/money';
+import { arrivalText } from '@/utils/arrival';
 import { formatClock } from '@/utils/time';
 import { stageLabelKey } from '../stages';
 import { promiseOf } from '../timing';
@@ -13,6 +14,7 @@ import { Modal } from './Modal';
 /** Everything about one order, for the call to the customer or the rider. */
 export function OrderDetail({ order, nowMs, onClose }: { order: TabletOrder; nowMs: number; onClose: () => void }) {
   const t = useT();
+  const lang = useLang();
   const promise = promiseOf(order);
   const type = order.orderType === 1 ? 1 : order.orderType === 2 ? 2 : 0;
   const rows: [string, string, string][] = [
@@ -21,6 +23,7 @@ export function OrderDetail({ order, nowMs, onClose }: { order: TabletOrder; now
     ['stage', t('tablet.detail.stage'), t(stageLabelKey(order.progress, order.orderType))],
     ['paidAt', t('tablet.detail.paidAt'), order.paidAt ? formatClock(order.paidAt) : '–'],
     ['promised', t('tablet.detail.promised'), promise ? formatClock(promise) : '–'],
+    ['arrival', t('tablet.detail.arrival'), order.arrival ? arrivalText(order.arrival, order.orderType, lang, nowMs, t) : '–'],
     ['receiver', t('tablet.detail.receiver'), order.receiverName || '–'],
     ['mobile', t('tablet.detail.mobile'), order.receiverMobile || '–'],
   ];
