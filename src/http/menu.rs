@@ -169,7 +169,10 @@ pub async fn product(
                     ApiError::not_found("商品不存在或已下架", "This product is not available")
                 })?;
             Ok::<_, ApiError>(ProductDetailDto::new(
-                product, &snapshot, ctx.lang, &board.live,
+                product,
+                &snapshot,
+                ctx.lang,
+                &board.live,
             ))
         })
         .await?;

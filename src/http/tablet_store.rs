@@ -219,12 +219,25 @@ pub async fn set_availability(
 #[serde(rename_all = "camelCase")]
 pub struct BoardIngredientDto {
     pub code: String,
-    /// sauce, base (a topping pizzas come with), extra (an added topping) or flavor.
+    #[schema(value_type = IngredientKind)]
     pub kind: &'static str,
     pub name: String,
     /// How many products use it (flavours: multi-flavour and half-and-half pizzas).
     pub used_by: u32,
     pub sold_out: bool,
+}
+
+/// What an ingredient is, for the document (the handler writes the same names).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum IngredientKind {
+    Sauce,
+    /// A topping pizzas come with.
+    Base,
+    /// An added topping.
+    Extra,
+    Flavor,
 }
 
 /// What an ingredient or flavour code is in the catalogue, and how many products use it.

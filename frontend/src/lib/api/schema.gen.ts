@@ -1431,8 +1431,7 @@ export interface components {
         /** @description An ingredient or a flavour staff can mark sold out, wherever the menu uses it. */
         BoardIngredientDto: {
             code: string;
-            /** @description sauce, base (a topping pizzas come with), extra (an added topping) or flavor. */
-            kind: string;
+            kind: components["schemas"]["IngredientKind"];
             name: string;
             soldOut: boolean;
             /**
@@ -1757,6 +1756,11 @@ export interface components {
              */
             soldOut: boolean;
         };
+        /**
+         * @description What an ingredient is, for the document (the handler writes the same names).
+         * @enum {string}
+         */
+        IngredientKind: "sauce" | "base" | "extra" | "flavor";
         InProgressDto: {
             /** Format: double */
             alreadyPayAmount: number;
@@ -2794,6 +2798,7 @@ export interface components {
         TabletOrder: {
             /** @description Delivery only: the address as the rider reads it. */
             address: string | null;
+            arrival: null | components["schemas"]["Arrival"];
             /** @description The amounts as the customer agreed to them at submit. */
             breakdown: components["schemas"]["BreakdownView"];
             /**
