@@ -152,9 +152,9 @@ test('a closed store: the menu says why and offers booking, which fills the cart
       await page.getByTestId('menu-book').click();
       await page.getByTestId('menu-booked').waitFor();
       assert.match(await page.getByTestId('menu-booked').innerText(), lang === 'zh' ? /已预约/ : /Booked for/);
+      await shot(page, `${prefix}-menu-booked`);
       await page.getByTestId('product-DR002-add').click();
       await page.getByTestId('cart-count').filter({ hasText: /^1$/ }).waitFor();
-      await shot(page, `${prefix}-menu-booked`);
 
       // Busy, then open again: the busy notice shows, then goes away (store:update, no reload).
       await setStatus(staff, 'busy', lang === 'zh' ? '午市繁忙，出餐稍慢' : 'Busy lunchtime, a little slower');
