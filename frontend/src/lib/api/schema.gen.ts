@@ -1710,6 +1710,11 @@ export interface components {
             taxNo: string | null;
             title: string | null;
         };
+        /** @description One order line's options in the caller's language. */
+        LineOptionsDto: {
+            lineId: string;
+            options: string[];
+        };
         LineRef: {
             id: string;
         };
@@ -1881,6 +1886,8 @@ export interface components {
             breakdown: components["schemas"]["BreakdownView"];
             canCancel: boolean;
             comment: null | components["schemas"]["CommentDto"];
+            /** @description A contactless delivery was asked for. */
+            contactless: boolean;
             /** Format: int64 */
             createdAt: number;
             deskNo: string | null;
@@ -1893,6 +1900,11 @@ export interface components {
             invoice: null | components["schemas"]["InvoiceView"];
             isBookOrder: boolean;
             isNeedInvoice: boolean;
+            /**
+             * @description Each line's options (size, crust, sauce, extras, toppings taken off, a combo's items) in
+             *     the caller's language, by line id; empty for lines kept before both languages were.
+             */
+            lineOptions: components["schemas"]["LineOptionsDto"][];
             /** @description The cart's lines as they were priced at submit. */
             lines: components["schemas"]["CartItemDto"][];
             /** Format: double */
@@ -1908,6 +1920,11 @@ export interface components {
             orderType: number;
             /** Format: double */
             paidAmount: number;
+            /**
+             * Format: int64
+             * @description When the payment settled the order (null: not paid online, or not yet).
+             */
+            paidAt: number | null;
             payment: null | components["schemas"]["OrderPaymentDto"];
             /**
              * @description Every payment attempt of the order, oldest first: a duplicate shows refunded here with
@@ -1922,7 +1939,15 @@ export interface components {
             /** @description Masked: 139****5678. */
             receiverMobile: string;
             receiverName: string;
+            /** @description A refused order: the reason the store gave (as the store wrote it). */
+            refusalReason: string | null;
+            /** @description The remark as kept on the order (with the store's contactless note in front when asked). */
             remark: string;
+            /**
+             * @description The customer's own words of the remark, without the contactless note (the app words that
+             *     note in the reader's language).
+             */
+            remarkText: string;
             /** @description The promotions applied at submit. */
             rules: components["schemas"]["AppliedRuleDto"][];
             /**
@@ -1965,6 +1990,12 @@ export interface components {
             paymentId: string;
             /** @description Why a refunding or refunded attempt gives its money back, in the caller's language. */
             refundReason: string | null;
+            /**
+             * @description Where the money going back stands: `refunding` (owed, the server asks the provider until
+             *     it is made; nothing for the customer to do), `failed` (still owed, but the provider refused
+             *     the last try: the customer may call the store), `refunded`; null when nothing goes back.
+             */
+            refundState: string | null;
             /** @description created, pending, paid, failed, closed, refunding, refunded. */
             state: string;
         };
