@@ -116,3 +116,15 @@ async fn source_maps_and_missing_assets_are_not_found() {
     assert_eq!(status("/tablet").await, 200);
     assert_eq!(status("/order/status").await, 200);
 }
+
+/// Spec account §8: the login-required message is 未登录 (en: Not logged in), errCode 401.
+#[tokio::test]
+async fn a_call_that_needs_a_login_says_not_logged_in() {
+    let app = spawn_app().await;
+    let zh = app.get("/api/v1/me").await;
+    zh.assert_error(401, "401");
+    assert_eq!(zh.err_msg(), "未登录");
+    let en = app.get_en("/api/v1/orders").await;
+    en.assert_error(401, "401");
+    assert_eq!(en.err_msg(), "Not logged in");
+}

@@ -69,9 +69,12 @@ describe('/login form', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('手机号或密码错误');
   });
 
-  it('logs in, returns to the remembered page (guard) and sends the bearer token', async () => {
+  it('a visitor on the address book reads its visitor state, logs in from it, returns and sends the bearer token', async () => {
     const { calls } = api({ 'POST /auth/login': () => login });
     renderApp('/address');
+    expect(await screen.findByTestId('visitor-state')).toHaveTextContent('登录后管理收货地址');
+    expect(pathNow()).toBe('/address');
+    await userEvent.click(screen.getByTestId('visitor-login'));
     await screen.findByTestId('login-submit');
     expect(pathNow()).toBe('/login');
     await userEvent.type(screen.getByTestId('login-phone'), '13912345678');
@@ -82,6 +85,29 @@ describe('/login form', () => {
     expect(await screen.findByTestId('address-add')).toBeInTheDocument();
     const list = calls.find((c) => c.url.pathname === '/api/v1/addresses');
     expect(list?.headers.Authorization).toBe('Bearer tok-9');
+  });
+
+  it.each([
+    ['zh', '/my', '登录后查看订单、管理收货地址和个人信息', '登录 / 注册'],
+    ['zh', '/order', '登录后查看订单', '登录 / 注册'],
+    ['en', '/my', 'Log in to see your orders and manage your addresses and details', 'Log in / Sign up'],
+    ['en', '/order', 'Log in to see your orders', 'Log in / Sign up'],
+  ] as const)('only /order/submit requires login: a visitor on %s %s reads its visitor state', async (lang, path, text, button) => {
+    api();
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang });
+    renderApp(path);
+    expect(await screen.findByTestId('visitor-state')).toHaveTextContent(text);
+    expect(screen.getByTestId('visitor-login')).toHaveTextContent(button);
+    expect(pathNow()).toBe(path);
+    useI18n.setState({ lang: 'zh' });
+  });
+
+  it('/order/submit still sends a visitor to /login', async () => {
+    api();
+    renderApp('/order/submit');
+    await screen.findByTestId('login-submit');
+    expect(pathNow()).toBe('/login');
   });
 
   it('SMS tab: send code starts the countdown with the server wait (429 retryAfterSeconds)', async () => {

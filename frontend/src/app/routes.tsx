@@ -1,6 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { GuestOnly, RequireLogin } from '@/features/account';
+import { GuestOnly, RequireLogin, useAccount } from '@/features/account';
+import type { MessageKey } from '@/lib/i18n';
 import { loadPageWords } from '@/lib/i18n';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
@@ -37,6 +38,7 @@ const PolicyPage = lazyRoute(account, 'PolicyPage');
 const PersonalInfoPage = lazyRoute(account, 'PersonalInfoPage');
 const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
 const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
+const VisitorState = lazyRoute(account, 'VisitorState');
 
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
@@ -49,10 +51,27 @@ const ReorderRoute = lazyRoute(orders, 'ReorderRoute');
 const OrderCommentRoute = lazyRoute(orders, 'OrderCommentRoute');
 
 const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
+/**
+ * A page with its own visitor state (spec ordering §6: only /order/submit requires login): a
+ * visitor reads what logging in gives there, with a button to log in that comes back. A page
+ * whose user logs out meanwhile shows nothing: whoever logged out navigates on.
+ */
+function VisitorGate({ title, text, children }: { title: MessageKey; text: MessageKey; children: ReactNode }) {
+  const token = useAccount((s) => s.token);
+  const [hadToken] = useState(token !== null);
+  if (!token && hadToken) return null;
+  return token ? children : <VisitorState title={title} text={text} />;
+}
+const visitor = (title: MessageKey, text: MessageKey, el: ReactNode) => (
+  <VisitorGate title={title} text={text}>
+    {el}
+  </VisitorGate>
+);
 
 /**
- * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
- * the address book, the order list and its pages) go through RequireLogin. Screens not built yet
+ * The route table (spec ordering §2, account §2). Only order submit needs login
+ * (RequireLogin: visitors go to /login and come back); /my, the address book and the order
+ * pages show their visitor state (VisitorGate). Screens not built yet
  * (coupons…) and unknown paths go home. The store tablet (/tablet) is a separate app in its own
  * layout, with its own staff session.
  */
@@ -83,25 +102,25 @@ export function AppRoutes() {
         <Route path="system/privacyProtocol" element={<PolicyPage kind="privacy" />} />
         <Route path="system/userProtocol" element={<PolicyPage kind="user" />} />
 
-        <Route path="my" element={guarded(<MyRoute />)} />
-        <Route path="my/personalInfo" element={guarded(<PersonalInfoPage />)} />
-        <Route path="my/personalInfo/updateUserInfo" element={guarded(<UpdateUserInfoPage />)} />
-        <Route path="my/personalInfo/updatePassword" element={guarded(<UpdatePasswordPage />)} />
-        <Route path="my/personalInfo/cancellation" element={guarded(<CancellationRoute />)} />
+        <Route path="my" element={visitor('my.title', 'visitor.my', <MyRoute />)} />
+        <Route path="my/personalInfo" element={visitor('my.title', 'visitor.my', <PersonalInfoPage />)} />
+        <Route path="my/personalInfo/updateUserInfo" element={visitor('my.title', 'visitor.my', <UpdateUserInfoPage />)} />
+        <Route path="my/personalInfo/updatePassword" element={visitor('my.title', 'visitor.my', <UpdatePasswordPage />)} />
+        <Route path="my/personalInfo/cancellation" element={visitor('my.title', 'visitor.my', <CancellationRoute />)} />
 
-        <Route path="address" element={guarded(<AddressListRoute mode="manage" />)} />
-        <Route path="address/select" element={guarded(<AddressListRoute mode="select" />)} />
-        <Route path="selectAddress" element={guarded(<AddressListRoute mode="select" />)} />
-        <Route path="address/add" element={guarded(<AddressFormRoute />)} />
-        <Route path="address/update" element={guarded(<AddressFormRoute />)} />
+        <Route path="address" element={visitor('address.title', 'visitor.addresses', <AddressListRoute mode="manage" />)} />
+        <Route path="address/select" element={visitor('address.selectTitle', 'visitor.addresses', <AddressListRoute mode="select" />)} />
+        <Route path="selectAddress" element={visitor('address.selectTitle', 'visitor.addresses', <AddressListRoute mode="select" />)} />
+        <Route path="address/add" element={visitor('address.title', 'visitor.addresses', <AddressFormRoute />)} />
+        <Route path="address/update" element={visitor('address.title', 'visitor.addresses', <AddressFormRoute />)} />
 
         <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
         {/* The order's owner (401 sends a visitor to /login), or anyone with its viewToken. */}
         <Route path="order/status" element={<OrderStatusRoute />} />
-        <Route path="order" element={guarded(<OrderListRoute />)} />
-        <Route path="order/info" element={guarded(<OrderInfoRoute />)} />
-        <Route path="order/oneMoreOrder" element={guarded(<ReorderRoute />)} />
-        <Route path="order/comment" element={guarded(<OrderCommentRoute />)} />
+        <Route path="order" element={visitor('order.list.title', 'visitor.orders', <OrderListRoute />)} />
+        <Route path="order/info" element={visitor('order.info.title', 'visitor.order', <OrderInfoRoute />)} />
+        <Route path="order/oneMoreOrder" element={visitor('order.info.title', 'visitor.order', <ReorderRoute />)} />
+        <Route path="order/comment" element={visitor('order.info.title', 'visitor.order', <OrderCommentRoute />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -180,6 +180,8 @@ export function makeAddress(over: Partial<Address> = {}): Address {
     id: 7,
     name: '张三',
     phone: '13812345678',
+    sex: null,
+    tag: null,
     baseAddress: '上海市黄浦区西藏中路236号',
     houseNumber: '5楼501',
     lat: '31.231655',

@@ -1334,6 +1334,16 @@ export interface components {
             name: string;
             phone: string;
             provinceName: string | null;
+            /**
+             * @description How the rider greets the recipient: `male` (先生) or `female` (女士); null: not said.
+             * @example female
+             */
+            sex: string | null;
+            /**
+             * @description What the place is: `home` (家), `company` (公司) or `school` (学校); null: none.
+             * @example home
+             */
+            tag: string | null;
             /** Format: int64 */
             updatedAt: number;
         };
@@ -1358,6 +1368,17 @@ export interface components {
             name?: string | null;
             phone?: string | null;
             provinceName?: string | null;
+            /**
+             * @description `male` (先生) or `female` (女士); empty or absent: not said. Anything else is refused.
+             * @example female
+             */
+            sex?: string | null;
+            /**
+             * @description `home` (家), `company` (公司) or `school` (学校); empty or absent: none. Anything else is
+             *     refused.
+             * @example home
+             */
+            tag?: string | null;
         };
         AppliedRuleDto: {
             /** Format: double */
@@ -2707,7 +2728,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad input: errCode 400 (data lists every field error of a form at once, else null; also an unknown X-Channel-Id or a body that does not parse), 400233 illegal request, -4 the cart cannot be checked out, -5 outside the delivery area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot save anything on this cart (the reason in errMsg, data the cart unchanged). */
+        /** @description Bad input: errCode 400 (data lists every field error of a form at once, else null; also an unknown X-Channel-Id or a body that does not parse), 400233 illegal request, -20 the cart cannot be checked out (empty, no valid item), -5 outside the delivery area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot save anything on this cart (the reason in errMsg, data the cart unchanged). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2716,7 +2737,7 @@ export interface components {
                 "application/json": {
                     data: null | components["schemas"]["FieldError"][] | components["schemas"]["CartDto"];
                     /** @enum {string} */
-                    errCode: "400" | "400233" | "-4" | "-5" | "02" | "-8";
+                    errCode: "400" | "400233" | "-20" | "-5" | "02" | "-8";
                     /** @description In the request's language (Accept-Language). */
                     errMsg: string;
                 };
@@ -2819,7 +2840,7 @@ export interface components {
                 };
             };
         };
-        /** @description errCode 401: no token (请先登录); errCode 407: the token has expired, was logged out or its account closed (登录过期!). Both with HTTP 401. */
+        /** @description errCode 401: no token (未登录, Not logged in); errCode 407: the token has expired, was logged out or its account closed (登录过期!). Both with HTTP 401. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
