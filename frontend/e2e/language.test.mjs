@@ -25,7 +25,16 @@ const ALLOW_ZH = ['English', 'Language', 'EN'];
 
 /** The visible text's offending pieces in `lang`. */
 async function offending(page, lang) {
-  const text = await page.evaluate(() => document.body.innerText);
+  // What people wrote (a remark, the store's refusal reason: [data-user-text]) stays as written.
+  const text = await page.evaluate(() => {
+    const copy = document.body.cloneNode(true);
+    for (const el of copy.querySelectorAll('[data-user-text]')) el.remove();
+    document.body.appendChild(copy);
+    copy.style.position = 'absolute';
+    const out = copy.innerText;
+    copy.remove();
+    return out;
+  });
   if (lang === 'en') return [...new Set(text.match(CJK) ?? [])].filter((w) => !ALLOW_EN.includes(w));
   // Order numbers and tokens are digits; e-mail addresses and URLs the customer typed are theirs.
   const cleaned = text.replace(/\S+@\S+/g, ' ').replace(/https?:\/\/\S+/g, ' ');

@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { GuestOnly, RequireLogin, useAccount } from '@/features/account';
-import type { MessageKey } from '@/lib/i18n';
+import { GuestOnly, RequireLogin, useAccount, type VisitorKind } from '@/features/account';
 import { loadPageWords } from '@/lib/i18n';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
@@ -56,17 +55,13 @@ const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
  * visitor reads what logging in gives there, with a button to log in that comes back. A page
  * whose user logs out meanwhile shows nothing: whoever logged out navigates on.
  */
-function VisitorGate({ title, text, children }: { title: MessageKey; text: MessageKey; children: ReactNode }) {
+function VisitorGate({ kind, children }: { kind: VisitorKind; children: ReactNode }) {
   const token = useAccount((s) => s.token);
   const [hadToken] = useState(token !== null);
   if (!token && hadToken) return null;
-  return token ? children : <VisitorState title={title} text={text} />;
+  return token ? children : <VisitorState kind={kind} />;
 }
-const visitor = (title: MessageKey, text: MessageKey, el: ReactNode) => (
-  <VisitorGate title={title} text={text}>
-    {el}
-  </VisitorGate>
-);
+const visitor = (kind: VisitorKind, el: ReactNode) => <VisitorGate kind={kind}>{el}</VisitorGate>;
 
 /**
  * The route table (spec ordering §2, account §2). Only order submit needs login
@@ -102,25 +97,25 @@ export function AppRoutes() {
         <Route path="system/privacyProtocol" element={<PolicyPage kind="privacy" />} />
         <Route path="system/userProtocol" element={<PolicyPage kind="user" />} />
 
-        <Route path="my" element={visitor('my.title', 'visitor.my', <MyRoute />)} />
-        <Route path="my/personalInfo" element={visitor('my.title', 'visitor.my', <PersonalInfoPage />)} />
-        <Route path="my/personalInfo/updateUserInfo" element={visitor('my.title', 'visitor.my', <UpdateUserInfoPage />)} />
-        <Route path="my/personalInfo/updatePassword" element={visitor('my.title', 'visitor.my', <UpdatePasswordPage />)} />
-        <Route path="my/personalInfo/cancellation" element={visitor('my.title', 'visitor.my', <CancellationRoute />)} />
+        <Route path="my" element={visitor('my', <MyRoute />)} />
+        <Route path="my/personalInfo" element={visitor('my', <PersonalInfoPage />)} />
+        <Route path="my/personalInfo/updateUserInfo" element={visitor('my', <UpdateUserInfoPage />)} />
+        <Route path="my/personalInfo/updatePassword" element={visitor('my', <UpdatePasswordPage />)} />
+        <Route path="my/personalInfo/cancellation" element={visitor('my', <CancellationRoute />)} />
 
-        <Route path="address" element={visitor('address.title', 'visitor.addresses', <AddressListRoute mode="manage" />)} />
-        <Route path="address/select" element={visitor('address.selectTitle', 'visitor.addresses', <AddressListRoute mode="select" />)} />
-        <Route path="selectAddress" element={visitor('address.selectTitle', 'visitor.addresses', <AddressListRoute mode="select" />)} />
-        <Route path="address/add" element={visitor('address.title', 'visitor.addresses', <AddressFormRoute />)} />
-        <Route path="address/update" element={visitor('address.title', 'visitor.addresses', <AddressFormRoute />)} />
+        <Route path="address" element={visitor('addresses', <AddressListRoute mode="manage" />)} />
+        <Route path="address/select" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />
+        <Route path="selectAddress" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />
+        <Route path="address/add" element={visitor('addresses', <AddressFormRoute />)} />
+        <Route path="address/update" element={visitor('addresses', <AddressFormRoute />)} />
 
         <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
         {/* The order's owner (401 sends a visitor to /login), or anyone with its viewToken. */}
         <Route path="order/status" element={<OrderStatusRoute />} />
-        <Route path="order" element={visitor('order.list.title', 'visitor.orders', <OrderListRoute />)} />
-        <Route path="order/info" element={visitor('order.info.title', 'visitor.order', <OrderInfoRoute />)} />
-        <Route path="order/oneMoreOrder" element={visitor('order.info.title', 'visitor.order', <ReorderRoute />)} />
-        <Route path="order/comment" element={visitor('order.info.title', 'visitor.order', <OrderCommentRoute />)} />
+        <Route path="order" element={visitor('orders', <OrderListRoute />)} />
+        <Route path="order/info" element={visitor('order', <OrderInfoRoute />)} />
+        <Route path="order/oneMoreOrder" element={visitor('order', <ReorderRoute />)} />
+        <Route path="order/comment" element={visitor('order', <OrderCommentRoute />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -4,12 +4,16 @@ import { Header } from '@/components/Header';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { rememberRedirect } from '../store/redirect';
 
-export interface VisitorStateProps {
-  /** The page's title, shown over the visitor state. */
-  title: MessageKey;
-  /** What logging in gives here ("log in to see your orders"). */
-  text: MessageKey;
-}
+/** Which page the visitor is on: its title, and what logging in gives there. */
+export type VisitorKind = 'my' | 'orders' | 'order' | 'addresses' | 'selectAddress';
+
+const WORDS: Record<VisitorKind, [MessageKey, MessageKey]> = {
+  my: ['my.title', 'visitor.my'],
+  orders: ['order.list.title', 'visitor.orders'],
+  order: ['order.info.title', 'visitor.order'],
+  addresses: ['address.title', 'visitor.addresses'],
+  selectAddress: ['address.selectTitle', 'visitor.addresses'],
+};
 
 /**
  * What a visitor sees on a page that shows its own visitor state (spec ordering §6: only
@@ -17,8 +21,9 @@ export interface VisitorStateProps {
  * back to this page. The route table (app/routes) shows it in place of the page while no one is
  * logged in; it sits in the account chunk, not in the home page's first load.
  */
-export function VisitorState({ title, text }: VisitorStateProps) {
+export function VisitorState({ kind }: { kind: VisitorKind }) {
   const t = useT();
+  const [title, text] = WORDS[kind];
   const location = useLocation();
   const navigate = useNavigate();
   const logIn = () => {

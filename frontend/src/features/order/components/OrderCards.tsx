@@ -155,7 +155,7 @@ export function RemarkCard({ order }: { order: OrderDetail }) {
         <span>
           {order.contactless ? <strong className="ost-row__tag">{t('order.contactless')}</strong> : null}
           {order.contactless && text ? ' ' : null}
-          {text}
+          {text ? <span data-user-text="">{text}</span> : null}
         </span>
       </div>
     </section>
@@ -207,7 +207,7 @@ export function RefundCard({ order }: { order: OrderDetail }) {
       {reason ? (
         <div className="ost-row" data-testid="order-refusal-reason">
           <span>{t('order.refusal.reason')}</span>
-          <span>{reason}</span>
+          <span data-user-text="">{reason}</span>
         </div>
       ) : null}
       {state && payment ? (

@@ -89,7 +89,9 @@ function InfoView({ order }: { order: OrderDetail }) {
                 <span className="ohist__label">
                   {historyLabel(h, order.orderType, t)}
                   {ACTORS[h.actor] ? <small>{t(ACTORS[h.actor] as MessageKey)}</small> : null}
-                  {h.state === 2 && h.note ? <small data-testid={`history-${h.seq}-note`}>{h.note}</small> : null}
+                  {h.state === 2 && h.note ? <small data-testid={`history-${h.seq}-note`} data-user-text="">
+                      {h.note}
+                    </small> : null}
                 </span>
                 <time className="ohist__at" dateTime={new Date(h.at).toISOString()}>
                   {formatDateTime(h.at)}
