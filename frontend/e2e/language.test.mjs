@@ -119,7 +119,8 @@ function pages(orders) {
     ['my', '/my', null],
     ['addresses', '/address', null],
     ['address-form', '/address/add', null],
-    ['privacy', '/system/privacyProtocol', null],
+    ['privacy', '/system/privacyProtocol', 'policy'],
+    ['agreement', '/system/userProtocol', 'policy'],
   ];
 }
 

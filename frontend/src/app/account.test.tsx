@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
@@ -144,6 +144,33 @@ describe('session errors', () => {
     expect(screen.getByRole('status')).toHaveTextContent('登录过期!');
     expect(useAccount.getState().token).toBeNull();
     expect(storage.get('store:selected')).toBeNull();
+  });
+});
+
+describe('the agreements', () => {
+  it.each([
+    ['zh', '/system/privacyProtocol', '个人信息保护政策', '版本 2026.01.01'],
+    ['en', '/system/userProtocol', 'User Agreement', 'Version 2026.11.25'],
+  ] as const)('%s %s shows the server’s text with its version', async (lang, path, title, version) => {
+    const { calls } = api({
+      'GET /system/protocol': () => ({
+        code: path.includes('privacy') ? 'privacyprotocol' : 'useragreement',
+        title,
+        version: version.split(' ')[1],
+        updateTime: 1767196800000,
+        content: '## 1. What we collect\n1. Your mobile number',
+      }),
+    });
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang });
+    renderApp(path);
+    const doc = await screen.findByTestId('policy');
+    expect(screen.getByTestId('policy-version')).toHaveTextContent(version);
+    expect(within(doc).getByRole('heading', { name: '1. What we collect' })).toBeInTheDocument();
+    expect(doc).toHaveTextContent('1. Your mobile number');
+    const call = calls.find((c) => c.url.pathname === '/api/v1/system/protocol');
+    expect(call?.url.searchParams.get('code')).toBe(path.includes('privacy') ? 'privacyprotocol' : 'useragreement');
+    useI18n.setState({ lang: 'zh' });
   });
 });
 

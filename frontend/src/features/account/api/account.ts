@@ -56,3 +56,16 @@ export function decidePrivacy(decision: 'agree' | 'refuse'): Promise<PrivacyStat
 export function updateMarketing(settings: MarketingSettings): Promise<MarketingState> {
   return apiPatch<MarketingState>('/me/marketing', settings);
 }
+
+/** An agreement's text (getProtocol), in the app's language; cached 5 minutes (spec account §9). */
+export interface Protocol {
+  code: string;
+  title: string;
+  version: string;
+  updateTime: number;
+  content: string;
+}
+
+export function getProtocol(code: 'privacyprotocol' | 'useragreement', signal?: AbortSignal): Promise<Protocol> {
+  return apiGet<Protocol>('/system/protocol', { signal, query: { code }, cacheMs: 5 * 60_000 });
+}
