@@ -52,8 +52,8 @@ async function customer(base, phone, lang, other) {
   const store = await call(base, 'GET', '/stores/SH001');
   const address =
     lang === 'en'
-      ? { name: 'Li Lei', phone: '13812345678', baseAddress: '236 Middle Xizang Road, Huangpu', houseNumber: 'Room 501', cityName: 'Shanghai' }
-      : { name: '李雷', phone: '13812345678', baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501', cityName: '上海市' };
+      ? { name: 'Li Lei', phone: '13812345678', baseAddress: '236 Middle Xizang Road, Huangpu', houseNumber: 'Room 501', cityName: 'Shanghai', sex: 'male', tag: 'company' }
+      : { name: '李雷', phone: '13812345678', baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501', cityName: '上海市', sex: 'female', tag: 'home' };
   const saved = await call(base, 'POST', '/addresses', { token, body: { ...address, lat: String(store.latitude ?? store.lat), lng: String(store.longitude ?? store.lng) } });
   const orders = [];
   for (let i = 0; i < 2; i++) {
@@ -153,6 +153,25 @@ for (const [lang, other] of [
         if (bad.length > 0) found.push(`${name} (${path}): ${bad.join(' | ')}`);
         await shot(page, `lang-${lang}-${name}`);
       }
+      // The changed screens on a desktop too.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      for (const [name, path, ready] of pages(orders).filter(([n]) => ['home', 'checkout', 'order-status', 'order-info', 'order-refused', 'addresses', 'address-form', 'privacy', 'search'].includes(n))) {
+        await page.goto(base + path);
+        if (ready) await page.getByTestId(ready).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await page.waitForTimeout(600);
+        await shot(page, `lang-${lang}-1280-${name}`);
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
+      // The address list shows the tag and the recipient's title; the home page the order in progress and the cart.
+      await page.goto(base + '/address');
+      const who = await page.locator('[data-testid$="-who"]').first().innerText();
+      assert.match(who, lang === 'en' ? /^Mr Li Lei/ : /^李雷 女士/);
+      assert.equal(await page.locator('[data-testid$="-tag"]').first().innerText(), lang === 'en' ? 'Company' : '家');
+      await page.goto(base + '/');
+      await page.getByTestId('home-order').waitFor({ timeout: 15_000 });
+      assert.equal(await page.getByTestId('home-order').getAttribute('data-order'), orders[0]);
+      await page.getByTestId('home-cart').waitFor();
       // The visitor's pages: logged out.
       await page.evaluate(() => localStorage.removeItem('pz:account:session'));
       for (const [name, path] of [
