@@ -194,3 +194,37 @@ for (const [lang, other] of [
     }
   });
 }
+
+test('a visitor is asked for privacy consent (spec account §4): refusing leaves browsing only, agreeing is kept', async () => {
+  const server = await startServer();
+  const { page, problems, close } = await openBrowser({ askPrivacy: true });
+  try {
+    const base = server.base;
+    await page.goto(base + '/');
+    const dialog = page.getByTestId('privacy-dialog');
+    await dialog.waitFor({ timeout: 15_000 });
+    await shot(page, 'privacy-visitor-zh');
+    await page.getByRole('button', { name: '不同意' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Browsing goes on; logging in asks again, and refusing there goes home.
+    await page.goto(base + '/menu');
+    await page.waitForTimeout(800);
+    assert.equal(await dialog.count(), 0, 'no question while browsing after a refusal');
+    await page.goto(base + '/login');
+    await dialog.waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: '不同意' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    // Agreeing is kept on the device for the policy in force.
+    await page.goto(base + '/login');
+    await dialog.waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: '同意', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.waitForTimeout(1000);
+    assert.equal(await dialog.count(), 0, 'not asked again');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.stop();
+  }
+});

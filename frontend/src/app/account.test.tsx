@@ -174,6 +174,46 @@ describe('the agreements', () => {
   });
 });
 
+describe('privacy consent of visitors (spec account §4)', () => {
+  const policy = () => ({ code: 'privacyprotocol', title: '个人信息保护政策', version: '2026.01.01', updateTime: 1767196800000, content: '## 一\n1. 手机号' });
+
+  it('a visitor is asked; agreeing is kept on the device for the version in force', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    api({ 'GET /system/protocol': policy });
+    renderApp('/');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '同意' }));
+    await waitFor(() => expect(screen.queryByTestId('privacy-dialog')).toBeNull());
+    expect(window.localStorage.getItem('pz:privacy:visitor')).toContain('1767196800000');
+  });
+
+  it('refusing leaves anonymous browsing (kept for the session)', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    api({ 'GET /system/protocol': policy });
+    renderApp('/');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '不同意' }));
+    expect(window.sessionStorage.getItem('pz:privacy:cancel')).toContain('true');
+    await waitFor(() => expect(screen.queryByTestId('privacy-dialog')).toBeNull());
+    expect(window.localStorage.getItem('pz:privacy:visitor')).toBeNull();
+  });
+
+  it('after a refusal, login asks again, and refusing there goes home', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    window.sessionStorage.setItem('pz:privacy:cancel', JSON.stringify({ v: true, e: null }));
+    api({ 'GET /system/protocol': policy });
+    renderApp('/login');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '不同意' }));
+    await waitFor(() => expect(pathNow()).toBe('/'));
+    window.sessionStorage.removeItem('pz:privacy:cancel');
+  });
+
+  it('no dialog when the policy cannot be read (its content is required before display)', async () => {
+    api();
+    renderApp('/');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByTestId('privacy-dialog')).toBeNull();
+  });
+});
+
 describe('privacy consent', () => {
   it('refusing records it, sets the session flag and logs out locally', async () => {
     const { calls } = api({
