@@ -108,7 +108,12 @@ pub async fn protocol(
     ctx: Ctx,
     query: web::Query<ProtocolQuery>,
 ) -> ApiResult<Reply<ProtocolDto>> {
-    let code = query.code.as_deref().unwrap_or("").trim().to_ascii_lowercase();
+    let code = query
+        .code
+        .as_deref()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     let text = protocol_text(&code, ctx.lang)
         .ok_or_else(|| ApiError::not_found("协议不存在", "No such agreement"))?;
     let (title, content) = text.split_once('\n').unwrap_or((text, ""));
@@ -148,11 +153,35 @@ mod tests {
             }
         }
         let zh = protocol_text("privacyprotocol", Lang::Zh).unwrap_or_default();
-        for part in ["手机号", "收货地址", "位置", "订单", "设备", "保存期限", "支付", "配送", "注销", "撤回", "联系"] {
+        for part in [
+            "手机号",
+            "收货地址",
+            "位置",
+            "订单",
+            "设备",
+            "保存期限",
+            "支付",
+            "配送",
+            "注销",
+            "撤回",
+            "联系",
+        ] {
             assert!(zh.contains(part), "{part}");
         }
         let en = protocol_text("privacyprotocol", Lang::En).unwrap_or_default();
-        for part in ["mobile number", "addresses", "Location", "Orders", "Device", "How long", "Payment", "Delivery", "close your account", "Withdrawing consent", "Contact"] {
+        for part in [
+            "mobile number",
+            "addresses",
+            "Location",
+            "Orders",
+            "Device",
+            "How long",
+            "Payment",
+            "Delivery",
+            "close your account",
+            "Withdrawing consent",
+            "Contact",
+        ] {
             assert!(en.contains(part), "{part}");
         }
         assert!(!en.chars().any(|c| ('\u{3400}'..='\u{9fff}').contains(&c)));

@@ -134,15 +134,28 @@ async fn a_call_that_needs_a_login_says_not_logged_in() {
 #[tokio::test]
 async fn the_agreements_are_served_in_both_languages_with_their_version() {
     let app = spawn_app().await;
-    let zh = app.get("/api/v1/system/protocol?code=privacyprotocol").await;
+    let zh = app
+        .get("/api/v1/system/protocol?code=privacyprotocol")
+        .await;
     let zh = zh.assert_ok();
     assert_eq!(zh["title"], "个人信息保护政策");
     assert_eq!(zh["updateTime"], app.app_state.privacy_policy_updated_at);
     assert!(zh["version"].as_str().unwrap().starts_with("20"), "{zh}");
-    for part in ["手机号", "收货地址", "位置信息", "保存期限", "支付机构", "注销账号", "撤回同意", "联系我们"] {
+    for part in [
+        "手机号",
+        "收货地址",
+        "位置信息",
+        "保存期限",
+        "支付机构",
+        "注销账号",
+        "撤回同意",
+        "联系我们",
+    ] {
         assert!(zh["content"].as_str().unwrap().contains(part), "{part}");
     }
-    let en = app.get_en("/api/v1/system/protocol?code=useragreement").await;
+    let en = app
+        .get_en("/api/v1/system/protocol?code=useragreement")
+        .await;
     let en = en.assert_ok();
     assert_eq!(en["title"], "User Agreement");
     assert!(!en["content"]
