@@ -564,7 +564,8 @@ export interface paths {
         put?: never;
         /**
          * Records a decision on the policy in force: `{decision: "agree" | "refuse"}`. Both are kept
-         *     (append-only); refusing withdraws the consent.
+         *     (append-only); refusing withdraws the consent. Agreeing turns the recommendation switch on,
+         *     refusing turns it off.
          */
         post: operations["post_privacy"];
         delete?: never;
@@ -1016,6 +1017,26 @@ export interface paths {
         };
         /** Page switches; clients cache them 1 minute. */
         get: operations["page_switch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/protocol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The privacy policy or the user agreement (getProtocol), in the request's language, with its
+         *     version and update time; clients cache it 5 minutes (spec account §9).
+         */
+        get: operations["protocol"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2277,6 +2298,20 @@ export interface components {
             /** Format: int32 */
             quantity: number;
             sizeCode: string | null;
+        };
+        ProtocolDto: {
+            code: string;
+            /** @description The text: a line "## …" starts a section, other lines are paragraphs (items numbered). */
+            content: string;
+            title: string;
+            /**
+             * Format: int64
+             * @description When the text last changed (epoch ms). For the privacy policy it is the version users
+             *     agree to ([privacy] policy_updated_at): an agreement older than it must be given again.
+             */
+            updateTime: number;
+            /** @description The version a reader agrees to: the update time's date, Beijing time (2026.01.01). */
+            version: string;
         };
         /** @enum {string} */
         ReadyStatus: "ready" | "unavailable";
@@ -5243,6 +5278,41 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    protocol: {
+        parameters: {
+            query?: {
+                /** @description `privacyprotocol` (个人信息保护政策) or `useragreement` (用户协议). */
+                code?: string | null;
+            };
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProtocolDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
         };
     };
     time: {

@@ -1,5 +1,5 @@
 import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
-import type { LoginReply, MarketingSettings, MarketingState, Me, PrivacyState, SentCode, SmsScene } from '@/lib/api/types';
+import type { LoginReply, MarketingSettings, MarketingState, Me, PrivacyState, Protocol, SentCode, SmsScene } from '@/lib/api/types';
 
 export function sendSmsCode(cellPhone: string, scene: SmsScene): Promise<SentCode> {
   return apiPost<SentCode>('/auth/sms-code', { cellPhone, scene });
@@ -58,14 +58,6 @@ export function updateMarketing(settings: MarketingSettings): Promise<MarketingS
 }
 
 /** An agreement's text (getProtocol), in the app's language; cached 5 minutes (spec account §9). */
-export interface Protocol {
-  code: string;
-  title: string;
-  version: string;
-  updateTime: number;
-  content: string;
-}
-
 export function getProtocol(code: 'privacyprotocol' | 'useragreement', signal?: AbortSignal): Promise<Protocol> {
   return apiGet<Protocol>('/system/protocol', { signal, query: { code }, cacheMs: 5 * 60_000 });
 }
