@@ -18,10 +18,10 @@ const LATIN = /[A-Za-z]{2,}/g;
 /** What an en page may show in Chinese: nothing but the language switch's own name of Chinese. */
 const ALLOW_EN = ['中文'];
 /**
- * What a zh page may show in Latin letters: the language switch's "Language" / "English", the
- * brand-free units and codes a Chinese page writes in Latin (cm, SMS-free), and sizes in inches.
+ * What a zh page may show in Latin letters: the language switch's "Language" / "English", and
+ * the technical terms a Chinese privacy policy writes in Latin (IP 地址, HTTPS).
  */
-const ALLOW_ZH = ['English', 'Language', 'EN'];
+const ALLOW_ZH = ['English', 'Language', 'EN', 'IP', 'HTTPS'];
 
 /** The visible text's offending pieces in `lang`. */
 async function offending(page, lang) {
@@ -31,7 +31,9 @@ async function offending(page, lang) {
     for (const el of copy.querySelectorAll('[data-user-text]')) el.remove();
     document.body.appendChild(copy);
     copy.style.position = 'absolute';
-    const out = copy.innerText;
+    // Placeholders are words on the page too.
+    const hints = [...copy.querySelectorAll('[placeholder]')].map((e) => e.getAttribute('placeholder')).join(' ');
+    const out = `${copy.innerText} ${hints}`;
     copy.remove();
     return out;
   });

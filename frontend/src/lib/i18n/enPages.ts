@@ -266,7 +266,7 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'address.save': 'Save address',
   'address.saved': 'Address saved',
   'address.smartPaste': 'Smart paste',
-  'address.smartPlaceholder': 'Paste a whole address to fill the form, e.g. 张三 13812345678 上海市黄浦区西藏中路236号 5楼501',
+  'address.smartPlaceholder': 'Paste a whole address to fill the form, e.g. Li Lei 13812345678 236 Middle Xizang Road, Room 501',
   'address.smartRead': 'Fill in',
   'address.smartDone': 'Filled in: pick the exact address below',
   'address.searching': 'Searching…',
