@@ -38,7 +38,7 @@ export async function register(base, phone) {
  * through a route the test controls: `cut()` closes them and refuses new ones (long-polling
  * too) until `restore()`.
  */
-export async function openBrowser({ viewport = { width: 390, height: 844 }, hasTouch = viewport.width < 500, cuttable = false } = {}) {
+export async function openBrowser({ viewport = { width: 390, height: 844 }, hasTouch = viewport.width < 500, cuttable = false, askPrivacy = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'pizza-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -64,6 +64,13 @@ export async function openBrowser({ viewport = { width: 390, height: 844 }, hasT
       ws.onClose(() => open.delete(link));
     });
     await context.route(/\/socket\.io\//, (route) => (cutOff ? route.abort('connectionrefused') : route.continue()));
+  }
+  // The visitor agreed to the privacy policy on this device (spec account §4), unless the test
+  // is about that question (askPrivacy).
+  if (!askPrivacy) {
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('pz:privacy:visitor')) localStorage.setItem('pz:privacy:visitor', JSON.stringify({ v: { at: 0, version: 9e15 }, e: null }));
+    });
   }
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];

@@ -495,6 +495,19 @@ fn line_doc(
             "kitchen".into(),
             serde_json::to_value(kitchen).unwrap_or_default(),
         );
+        // The same line named in English, so the order pages read in the reader's language
+        // whatever language the order was placed in.
+        let english = actors::domain::kitchen::kitchen_line(
+            product,
+            &line.line.selection,
+            line.line.quantity,
+            &lookup,
+            Lang::En,
+        );
+        obj.insert(
+            "kitchenEn".into(),
+            serde_json::to_value(english).unwrap_or_default(),
+        );
     }
     doc
 }

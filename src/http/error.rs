@@ -82,7 +82,10 @@ pub enum ApiError {
     },
     #[error("conflict: {0}")]
     Conflict(Msg),
-    /// The cart cannot be checked out (spec §8 cart hints): errCode "-4".
+    /// The cart cannot be checked out (spec ordering §8 cart hints: empty, no valid item):
+    /// errCode "-20". Not "-4": spec account §4 gives the cart's "-4" one meaning, a success
+    /// that asks the customer to bind the chat app's account (bindOpenIdAction), which this
+    /// server does not send.
     #[error("cart: {0}")]
     Cart(Msg),
     /// The delivery address is outside the store's delivery area: errCode "-5".
@@ -116,6 +119,9 @@ pub enum ApiError {
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
+
+/// The cart cannot be checked out (see [`ApiError::Cart`]).
+pub const CART_NOT_READY: &str = "-20";
 
 impl ApiError {
     pub fn bad_input(zh: impl Into<Cow<'static, str>>, en: impl Into<Cow<'static, str>>) -> Self {
@@ -170,7 +176,7 @@ impl ApiError {
             ApiError::NotFound(_) => "404",
             ApiError::StoreLookup { .. } => "02",
             ApiError::Conflict(_) => "409",
-            ApiError::Cart(_) => "-4",
+            ApiError::Cart(_) => CART_NOT_READY,
             ApiError::OutOfArea => "-5",
             ApiError::AmountsChanged(_) => "-6",
             ApiError::SoldOut { .. } => "-7",
@@ -200,7 +206,7 @@ impl ApiError {
                 "未知渠道，请检查 X-Channel-Id",
                 "Unknown channel: check the X-Channel-Id header",
             ),
-            ApiError::LoginRequired => Msg::fixed("请先登录", "Please log in first"),
+            ApiError::LoginRequired => Msg::fixed("未登录", "Not logged in"),
             ApiError::SessionExpired => {
                 Msg::fixed("登录过期!", "Your session has expired, please log in again")
             }
@@ -411,7 +417,7 @@ mod tests {
             ("400", 400),
             ("503", 503),
             ("500", 500),
-            ("-4", 400),
+            ("-20", 400),
             ("-5", 400),
             ("-6", 409),
             ("01", 502),

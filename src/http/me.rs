@@ -164,7 +164,8 @@ pub async fn get_privacy(
 }
 
 /// Records a decision on the policy in force: `{decision: "agree" | "refuse"}`. Both are kept
-/// (append-only); refusing withdraws the consent.
+/// (append-only); refusing withdraws the consent. Agreeing turns the recommendation switch on,
+/// refusing turns it off.
 #[utoipa::path(tag = "me", request_body = PrivacyDecisionRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<PrivacyDto>), (status = 400), (status = 401)))]
 #[post("/me/privacy")]
@@ -188,6 +189,14 @@ pub async fn post_privacy(
             auth.user_id,
             decision,
             state.privacy_policy_updated_at,
+            state.clock.now_ms(),
+        )
+        .await?;
+    // Spec account §4: agreeing turns the recommendation switch on, refusing turns it off.
+    UserRepo::new(state.db.clone())
+        .set_recommendation(
+            auth.user_id,
+            decision == Decision::Agree,
             state.clock.now_ms(),
         )
         .await?;

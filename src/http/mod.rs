@@ -54,6 +54,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .wrap(middleware::from_fn(context::request_context))
                 .service(system::time)
                 .service(system::page_switch)
+                .service(system::protocol)
                 // Literal store paths before /stores/{storeCode}.
                 .service(stores::default_store)
                 .service(stores::by_point)

@@ -17,7 +17,7 @@ use utoipa::OpenApi;
             5 wechat, 9 alipay, 30, 31, 37, 46). Money is yuan with at most 2 decimals; times are epoch ms."
     ),
     paths(
-        system::time, system::page_switch,
+        system::time, system::page_switch, system::protocol,
         stores::default_store, stores::by_point, stores::nearby, stores::search, stores::by_code,
         cities::city_list, cities::districts,
         geo::ip, geo::regeo, geo::geocode, geo::places, geo::tips,

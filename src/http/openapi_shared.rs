@@ -130,11 +130,11 @@ fn components() -> Value {
             "BadRequest": json_response(
                 "Bad input: errCode 400 (data lists every field error of a form at once, else \
                  null; also an unknown X-Channel-Id or a body that does not parse), 400233 \
-                 illegal request, -4 the cart cannot be checked out, -5 outside the delivery \
+                 illegal request, -20 the cart cannot be checked out (empty, no valid item), -5 outside the delivery \
                  area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot \
                  save anything on this cart (the reason in errMsg, data the cart unchanged).",
                 error_envelope(
-                    &["400", "400233", "-4", "-5", "02", "-8"],
+                    &["400", "400233", "-20", "-5", "02", "-8"],
                     json!({"oneOf": [nothing, fields, {"$ref": "#/components/schemas/CartDto"}]}),
                 ),
             ),
@@ -143,7 +143,7 @@ fn components() -> Value {
                 error_envelope(&["413"], nothing.clone()),
             ),
             "Unauthorized": json_response(
-                "errCode 401: no token (请先登录); errCode 407: the token has expired, was logged \
+                "errCode 401: no token (未登录, Not logged in); errCode 407: the token has expired, was logged \
                  out or its account closed (登录过期!). Both with HTTP 401.",
                 error_envelope(&["401", "407"], nothing.clone()),
             ),

@@ -18,6 +18,7 @@ use actors::domain::money::{yuan, Fen};
 use actors::domain::order_machine::{state as s, step_label, Actor as Mover, Command, OrderState};
 use actors::domain::order_status::state_label;
 use actors::domain::phone::Phone;
+use actors::domain::remark::CONTACTLESS_PREFIX;
 use actors::domain::view_token::{verify, view_token};
 use actors::orders::view::{
     invoice, order_arrival, order_breakdown, order_eta, steps, InvoiceView, Step,
@@ -51,6 +52,53 @@ pub struct OrderPaymentDto {
     pub amount: actors::domain::money::Fen,
     /// Why a refunding or refunded attempt gives its money back, in the caller's language.
     pub refund_reason: Option<String>,
+    /// Where the money going back stands: `refunding` (owed, the server asks the provider until
+    /// it is made; nothing for the customer to do), `failed` (still owed, but the provider refused
+    /// the last try: the customer may call the store), `refunded`; null when nothing goes back.
+    pub refund_state: Option<String>,
+}
+
+/// The refund's state of one attempt (see [`OrderPaymentDto::refund_state`]).
+fn refund_state(state: &str, refund_error: Option<&str>) -> Option<String> {
+    match state {
+        "refunded" => Some("refunded"),
+        "refunding" if refund_error.is_some_and(|e| !e.is_empty()) => Some("failed"),
+        "refunding" => Some("refunding"),
+        _ => None,
+    }
+    .map(String::from)
+}
+
+/// One order line's options in the caller's language.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LineOptionsDto {
+    pub line_id: String,
+    pub options: Vec<String>,
+}
+
+/// The options of each line in `lang`, from the kitchen's lines frozen at submit (`kitchen` in
+/// Chinese, `kitchenEn` in English).
+fn line_options(order: &OrderRow, lang: Lang) -> Vec<LineOptionsDto> {
+    let key = match lang {
+        Lang::Zh => "kitchen",
+        Lang::En => "kitchenEn",
+    };
+    order
+        .lines
+        .iter()
+        .filter_map(|l| {
+            let line_id = l.doc.get("id").and_then(Value::as_str)?.to_string();
+            let kitchen = serde_json::from_value::<actors::domain::kitchen::KitchenLine>(
+                l.doc.get(key)?.clone(),
+            )
+            .ok()?;
+            Some(LineOptionsDto {
+                line_id,
+                options: actors::domain::kitchen::summary(&kitchen, lang),
+            })
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -114,7 +162,17 @@ pub struct OrderDetailDto {
     #[schema(value_type = Option<OrderAddressDoc>)]
     pub address: Value,
     pub desk_no: Option<String>,
+    /// The remark as kept on the order (with the store's contactless note in front when asked).
     pub remark: String,
+    /// A contactless delivery was asked for.
+    pub contactless: bool,
+    /// The customer's own words of the remark, without the contactless note (the app words that
+    /// note in the reader's language).
+    pub remark_text: String,
+    /// When the payment settled the order (null: not paid online, or not yet).
+    pub paid_at: Option<i64>,
+    /// A refused order: the reason the store gave (as the store wrote it).
+    pub refusal_reason: Option<String>,
     pub tableware: u32,
     pub is_need_invoice: bool,
     /// The invoice's details when one was asked for (every field null on orders from before
@@ -123,6 +181,9 @@ pub struct OrderDetailDto {
     /// The cart's lines as they were priced at submit.
     #[schema(value_type = Vec<CartItemDto>)]
     pub lines: Vec<Value>,
+    /// Each line's options (size, crust, sauce, extras, toppings taken off, a combo's items) in
+    /// the caller's language, by line id; empty for lines kept before both languages were.
+    pub line_options: Vec<LineOptionsDto>,
     /// The promotions applied at submit.
     #[schema(value_type = Vec<AppliedRuleDto>)]
     pub rules: Value,
@@ -197,6 +258,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         .into_iter()
         .map(|p| OrderPaymentDto {
             refund_reason: super::payments::refund_reason_text(p.refund_reason.as_deref(), lang),
+            refund_state: refund_state(&p.state, p.refund_error.as_deref()),
             payment_id: p.payment_id,
             state: p.state,
             method: p.method,
@@ -216,6 +278,24 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         progress: order.progress,
         last_move_at_ms: order.updated_at,
     };
+    let full_remark = text("remark");
+    let (contactless, remark_text) = match full_remark.strip_prefix(CONTACTLESS_PREFIX) {
+        Some(rest) => (true, rest.trim().to_string()),
+        None => (false, full_remark.clone()),
+    };
+    let paid_at = (order.payment_type == "online")
+        .then(|| history.iter().find(|e| e.state == s::PAID).map(|e| e.at))
+        .flatten();
+    let refusal_reason = (order.state == s::REFUSED_BY_STORE)
+        .then(|| {
+            history
+                .iter()
+                .rev()
+                .find(|e| e.state == s::REFUSED_BY_STORE)
+                .and_then(|e| e.note.clone())
+        })
+        .flatten()
+        .filter(|n| !n.trim().is_empty());
     let can_cancel = actors::domain::order_machine::apply(
         &current,
         Mover::Customer,
@@ -248,7 +328,11 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .unwrap_or_default(),
         address: doc.get("address").cloned().unwrap_or_default(),
         desk_no: doc.get("deskNo").and_then(Value::as_str).map(String::from),
-        remark: text("remark"),
+        remark: full_remark,
+        contactless,
+        remark_text,
+        paid_at,
+        refusal_reason,
         tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,
         is_need_invoice: doc
             .get("isNeedInvoice")
@@ -256,6 +340,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .unwrap_or(false),
         invoice: invoice(doc),
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
+        line_options: line_options(&order, lang),
         rules: doc.get("rules").cloned().unwrap_or_default(),
         breakdown: BreakdownView::from(&order_breakdown(&order)),
         created_at: order.created_at,
@@ -535,5 +620,29 @@ impl crate::realtime::gateway::OrderWatch for WatchOrders {
             let snapshot = build(&state, order, lang).await.ok()?;
             serde_json::to_value(snapshot).ok()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refund_state;
+
+    #[test]
+    fn refund_states() {
+        let cases = [
+            ("paid", None, None),
+            ("refunding", None, Some("refunding")),
+            ("refunding", Some(""), Some("refunding")),
+            ("refunding", Some("provider said no"), Some("failed")),
+            ("refunded", Some("old failure"), Some("refunded")),
+            ("closed", None, None),
+        ];
+        for (state, error, want) in cases {
+            assert_eq!(
+                refund_state(state, error).as_deref(),
+                want,
+                "{state} {error:?}"
+            );
+        }
     }
 }

@@ -365,6 +365,8 @@ async fn privacy_consent_is_recorded_and_asked_again_when_outdated() {
     assert_eq!(r["current"], false);
     assert_eq!(r["refusedAt"], app.clock.now_ms());
     assert_eq!(me(&app, &token).await["consentRequired"], true);
+    // Spec account §4: refusing turns the recommendation switch off, agreeing turns it on.
+    assert_eq!(me(&app, &token).await["personalizedShowTag"], false);
     app.clock.advance_ms(MINUTE);
     let agree = app
         .post(
@@ -374,6 +376,7 @@ async fn privacy_consent_is_recorded_and_asked_again_when_outdated() {
         )
         .await;
     assert_eq!(agree.assert_ok()["current"], true);
+    assert_eq!(me(&app, &token).await["personalizedShowTag"], true);
     app.post(
         "/api/v1/me/privacy",
         &json!({"decision": "maybe"}),

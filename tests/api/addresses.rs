@@ -293,3 +293,89 @@ async fn smart_paste_splits_a_pasted_contact() {
         .await
         .assert_error(401, "401");
 }
+
+/// Address tags (issue 22): the recipient's title (sex: male 先生 / female 女士) and what the place
+/// is (tag: home 家 / company 公司 / school 学校), kept, listed, changed and cleared; anything
+/// else refused with its field in the request's language, and nothing stored.
+#[tokio::test]
+async fn addresses_keep_the_recipients_title_and_the_places_tag() {
+    let app = spawn_app().await;
+    let token = app.register("13512345690").await;
+    let mut body = form("上海市黄浦区西藏中路236号");
+    body["sex"] = json!("female");
+    body["tag"] = json!("company");
+    let id = add(&app, &token, &body).await;
+    let book = list(&app, &token).await;
+    assert_eq!(
+        (book[0]["sex"].as_str(), book[0]["tag"].as_str()),
+        (Some("female"), Some("company"))
+    );
+
+    // Changed, then cleared with empty values.
+    body["sex"] = json!("male");
+    body["tag"] = json!("school");
+    app.put(&format!("/api/v1/addresses/{id}"), &body, Some(&token))
+        .await
+        .assert_ok();
+    let one = app
+        .get_auth(&format!("/api/v1/addresses/{id}"), Some(&token))
+        .await;
+    assert_eq!(
+        (one.data()["sex"].as_str(), one.data()["tag"].as_str()),
+        (Some("male"), Some("school"))
+    );
+    body["sex"] = json!("");
+    body["tag"] = Value::Null;
+    app.put(&format!("/api/v1/addresses/{id}"), &body, Some(&token))
+        .await
+        .assert_ok();
+    let one = app
+        .get_auth(&format!("/api/v1/addresses/{id}"), Some(&token))
+        .await;
+    assert_eq!(
+        (one.data()["sex"].clone(), one.data()["tag"].clone()),
+        (Value::Null, Value::Null)
+    );
+
+    // Unknown values: 400 with both fields, in zh and en; the book unchanged.
+    let mut bad = form("上海市黄浦区西藏中路237号");
+    bad["sex"] = json!("先生");
+    bad["tag"] = json!("gym");
+    let zh = app.post("/api/v1/addresses", &bad, Some(&token)).await;
+    zh.assert_error(400, "400");
+    let fields: Vec<(String, String)> = zh
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["field"].as_str().unwrap().to_string(),
+                f["message"]
+                    .as_str()
+                    .or(f["msg"].as_str())
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+        ["sex", "tag"],
+        "{}",
+        zh.body
+    );
+    assert!(zh.err_msg().contains("先生或女士"), "{}", zh.err_msg());
+    let en = app
+        .call(
+            reqwest::Method::POST,
+            "/api/v1/addresses",
+            Some(&bad),
+            Some(&token),
+            &[("Accept-Language", "en")],
+        )
+        .await;
+    en.assert_error(400, "400");
+    assert_eq!(en.err_msg(), "The title must be Mr or Ms");
+    assert_eq!(list(&app, &token).await.len(), 1);
+}

@@ -377,7 +377,7 @@ async fn verify_is_skipped_off_the_menu_and_refuses_an_empty_cart_at_submit() {
         auth,
     )
     .await;
-    v.assert_error(400, "-4");
+    v.assert_error(400, "-20");
     assert_eq!(v.err_msg(), "购物车为空，无法结算");
     add(
         &app,
@@ -394,7 +394,7 @@ async fn verify_is_skipped_off_the_menu_and_refuses_an_empty_cart_at_submit() {
         auth,
     )
     .await;
-    v.assert_error(400, "-4");
+    v.assert_error(400, "-20");
     assert_eq!(v.err_msg(), "购物车中没有有效商品");
     let v = cart_call(
         &app,

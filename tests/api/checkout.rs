@@ -210,6 +210,52 @@ async fn submit_creates_one_order_and_empties_the_cart() {
     let detail = detail.assert_ok();
     assert_eq!(detail["stateLabel"], "待支付");
     assert_eq!(detail["remark"], "【无接触配送】少放辣，谢谢");
+    // The contactless note apart, for the app to word it in the reader's language.
+    assert_eq!(detail["contactless"], true);
+    assert_eq!(detail["remarkText"], "少放辣，谢谢");
+    assert_eq!(detail["paidAt"], Value::Null, "not paid yet");
+    assert_eq!(detail["refusalReason"], Value::Null);
+    // Each line's options in the reader's language, whatever language the order was placed in.
+    let pizza_id = detail["lines"][0]["id"].as_str().unwrap().to_string();
+    let options_of = |d: &Value| {
+        d["lineOptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["lineId"] == pizza_id.as_str())
+            .map(|o| o["options"].clone())
+            .unwrap()
+    };
+    let zh_options = options_of(detail);
+    assert!(
+        zh_options[0].as_str().unwrap().contains("英寸"),
+        "{zh_options}"
+    );
+    let en_detail = app
+        .get_with(
+            &format!("/api/v1/orders/{}", order["orderNo"].as_str().unwrap()),
+            &[
+                ("Authorization", &format!("Bearer {token}")),
+                ("Accept-Language", "en"),
+            ],
+        )
+        .await;
+    let en_options = options_of(en_detail.assert_ok());
+    assert!(
+        en_options[0].as_str().unwrap().contains("inch"),
+        "{en_options}"
+    );
+    assert!(
+        !en_options
+            .to_string()
+            .chars()
+            .any(|c| ('\u{3400}'..='\u{9fff}').contains(&c)),
+        "{en_options}"
+    );
+    assert_eq!(
+        en_detail.assert_ok()["storeName"],
+        "People's Square Flagship"
+    );
     assert_eq!(detail["receiverMobile"], "138****5678");
     assert_eq!(detail["lines"].as_array().unwrap().len(), 2);
     assert_eq!(detail["orderAmount"], cart["orderAmount"]);

@@ -116,3 +116,54 @@ async fn source_maps_and_missing_assets_are_not_found() {
     assert_eq!(status("/tablet").await, 200);
     assert_eq!(status("/order/status").await, 200);
 }
+
+/// Spec account §8: the login-required message is 未登录 (en: Not logged in), errCode 401.
+#[tokio::test]
+async fn a_call_that_needs_a_login_says_not_logged_in() {
+    let app = spawn_app().await;
+    let zh = app.get("/api/v1/me").await;
+    zh.assert_error(401, "401");
+    assert_eq!(zh.err_msg(), "未登录");
+    let en = app.get_en("/api/v1/orders").await;
+    en.assert_error(401, "401");
+    assert_eq!(en.err_msg(), "Not logged in");
+}
+
+/// getProtocol: the privacy policy and the user agreement, real texts in the request's language,
+/// versioned by their update time (the privacy policy's is the one users agree to).
+#[tokio::test]
+async fn the_agreements_are_served_in_both_languages_with_their_version() {
+    let app = spawn_app().await;
+    let zh = app
+        .get("/api/v1/system/protocol?code=privacyprotocol")
+        .await;
+    let zh = zh.assert_ok();
+    assert_eq!(zh["title"], "个人信息保护政策");
+    assert_eq!(zh["updateTime"], app.app_state.privacy_policy_updated_at);
+    assert!(zh["version"].as_str().unwrap().starts_with("20"), "{zh}");
+    for part in [
+        "手机号",
+        "收货地址",
+        "位置信息",
+        "保存期限",
+        "支付机构",
+        "注销账号",
+        "撤回同意",
+        "联系我们",
+    ] {
+        assert!(zh["content"].as_str().unwrap().contains(part), "{part}");
+    }
+    let en = app
+        .get_en("/api/v1/system/protocol?code=useragreement")
+        .await;
+    let en = en.assert_ok();
+    assert_eq!(en["title"], "User Agreement");
+    assert!(!en["content"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .any(|c| ('\u{3400}'..='\u{9fff}').contains(&c)));
+    app.get("/api/v1/system/protocol?code=nothing")
+        .await
+        .assert_error(404, "404");
+}

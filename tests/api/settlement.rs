@@ -365,4 +365,14 @@ async fn a_refused_order_closes_its_open_attempts() {
     pay_at_cashier(&app, &open, "success")
         .await
         .assert_error(409, "409");
+    // The order page: the store's reason, the refund's state, when it was paid and how.
+    let detail = order(&app, &token, &order_no).await;
+    assert_eq!(detail["refusalReason"], "太忙");
+    assert_eq!(detail["payment"]["paymentId"], paid.as_str());
+    assert_eq!(detail["payment"]["refundState"], "refunded");
+    assert!(
+        detail["paidAt"].as_i64().is_some_and(|at| at > 0),
+        "{detail}"
+    );
+    assert_eq!(detail["contactless"], false);
 }

@@ -21,6 +21,10 @@ pub struct AddressRow {
     pub county_name: Option<String>,
     pub is_default: bool,
     pub updated_at: i64,
+    /// `male` or `female`; null: not said.
+    pub sex: Option<String>,
+    /// `home`, `company` or `school`; null: none.
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +35,7 @@ pub enum Insert {
 }
 
 const COLUMNS: &str = "id, name, phone, base_address, house_number, lat, lng, city_name, \
-    province_name, county_name, is_default, updated_at";
+    province_name, county_name, is_default, updated_at, sex, tag";
 
 #[derive(Clone, Debug)]
 pub struct AddressRepo {
@@ -105,8 +109,8 @@ impl AddressRepo {
         }
         let row = sqlx::query(
             "INSERT INTO addresses (user_id, name, phone, base_address, house_number, lat, lng, \
-             city_name, province_name, county_name, is_default, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+             city_name, province_name, county_name, is_default, created_at, updated_at, sex, tag) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id",
         )
         .bind(user_id)
         .bind(address.name.as_str())
@@ -121,6 +125,8 @@ impl AddressRepo {
         .bind(i64::from(address.is_default))
         .bind(now)
         .bind(now)
+        .bind(address.sex.map(|s| s.as_str()))
+        .bind(address.tag.map(|t| t.as_str()))
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -147,8 +153,8 @@ impl AddressRepo {
         let done = sqlx::query(
             "UPDATE addresses SET name = $1, phone = $2, base_address = $3, house_number = $4, \
              lat = $5, lng = $6, city_name = $7, province_name = $8, county_name = $9, \
-             is_default = CASE WHEN $10 < 0 THEN is_default ELSE $11 END, updated_at = $12 \
-             WHERE id = $13 AND user_id = $14",
+             is_default = CASE WHEN $10 < 0 THEN is_default ELSE $11 END, updated_at = $12, \
+             sex = $13, tag = $14 WHERE id = $15 AND user_id = $16",
         )
         .bind(address.name.as_str())
         .bind(address.phone.as_str())
@@ -162,6 +168,8 @@ impl AddressRepo {
         .bind(flag)
         .bind(flag)
         .bind(now)
+        .bind(address.sex.map(|s| s.as_str()))
+        .bind(address.tag.map(|t| t.as_str()))
         .bind(id)
         .bind(user_id)
         .execute(&mut *tx)
@@ -239,5 +247,7 @@ fn address_row(row: &AnyRow) -> Result<AddressRow, sqlx::Error> {
         county_name: row.try_get("county_name")?,
         is_default: row.try_get::<i64, _>("is_default")? != 0,
         updated_at: row.try_get("updated_at")?,
+        sex: row.try_get("sex")?,
+        tag: row.try_get("tag")?,
     })
 }

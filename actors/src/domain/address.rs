@@ -31,6 +31,8 @@ pub enum AddressError {
     IllegalLocation,
     DefaultNotDeletable,
     SelectedNotDeletable,
+    SexInvalid,
+    TagInvalid,
 }
 
 impl AddressError {
@@ -39,6 +41,11 @@ impl AddressError {
         let (zh, en) = match self {
             AddressError::Phone(e) => return e.message(lang),
             ContactNameEmpty => ("联系人不能为空", "Contact name cannot be empty"),
+            SexInvalid => ("称呼只能是先生或女士", "The title must be Mr or Ms"),
+            TagInvalid => (
+                "标签只能是家、公司或学校",
+                "The tag must be home, company or school",
+            ),
             ContactNameIllegal => (
                 "联系人不能包含特殊字符",
                 "Contact name cannot contain special characters",
@@ -103,6 +110,8 @@ impl AddressError {
             }
             IllegalLocation => "lat",
             DefaultNotDeletable | SelectedNotDeletable => "id",
+            SexInvalid => "sex",
+            TagInvalid => "tag",
         }
     }
 }
@@ -266,6 +275,67 @@ pub struct RawAddress {
     pub province_name: Option<String>,
     pub county_name: Option<String>,
     pub is_default: Option<bool>,
+    /// `male` (先生) or `female` (女士); empty or absent: not said.
+    pub sex: Option<String>,
+    /// `home` (家), `company` (公司) or `school` (学校); empty or absent: none.
+    pub tag: Option<String>,
+}
+
+/// How the rider greets the recipient: 先生 (Mr) or 女士 (Ms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sex {
+    Male,
+    Female,
+}
+
+impl Sex {
+    /// None for empty or absent (not said); an unknown value is an error.
+    pub fn parse(raw: Option<&str>) -> Result<Option<Sex>, AddressError> {
+        match raw.map(str::trim).unwrap_or("") {
+            "" => Ok(None),
+            "male" => Ok(Some(Sex::Male)),
+            "female" => Ok(Some(Sex::Female)),
+            _ => Err(AddressError::SexInvalid),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sex::Male => "male",
+            Sex::Female => "female",
+        }
+    }
+}
+
+/// What the place is: 家 (home), 公司 (company) or 学校 (school).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AddressTag {
+    Home,
+    Company,
+    School,
+}
+
+impl AddressTag {
+    /// None for empty or absent (no tag); an unknown value is an error.
+    pub fn parse(raw: Option<&str>) -> Result<Option<AddressTag>, AddressError> {
+        match raw.map(str::trim).unwrap_or("") {
+            "" => Ok(None),
+            "home" => Ok(Some(AddressTag::Home)),
+            "company" => Ok(Some(AddressTag::Company)),
+            "school" => Ok(Some(AddressTag::School)),
+            _ => Err(AddressError::TagInvalid),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AddressTag::Home => "home",
+            AddressTag::Company => "company",
+            AddressTag::School => "school",
+        }
+    }
 }
 
 /// A checked address, ready to store. Every field is a parsed type, so holding one proves
@@ -283,6 +353,8 @@ pub struct NewAddress {
     pub province_name: Option<String>,
     pub county_name: Option<String>,
     pub is_default: bool,
+    pub sex: Option<Sex>,
+    pub tag: Option<AddressTag>,
 }
 
 impl NewAddress {
@@ -294,26 +366,38 @@ impl NewAddress {
         let base_address = BaseAddress::parse(&text(&raw.base_address));
         let house_number = HouseNumber::parse(&text(&raw.house_number));
         let point = AddressPoint::parse(raw.lat.as_deref(), raw.lng.as_deref());
-        match (name, phone, base_address, house_number, point) {
-            (Ok(name), Ok(phone), Ok(base_address), Ok(house_number), Ok(point)) => {
-                Ok(NewAddress {
-                    name,
-                    phone,
-                    base_address,
-                    house_number,
-                    point,
-                    city_name: region_name(raw.city_name.as_deref()),
-                    province_name: region_name(raw.province_name.as_deref()),
-                    county_name: region_name(raw.county_name.as_deref()),
-                    is_default: raw.is_default.unwrap_or(false),
-                })
-            }
-            (name, phone, base, house, point) => Err([
+        let sex = Sex::parse(raw.sex.as_deref());
+        let tag = AddressTag::parse(raw.tag.as_deref());
+        match (name, phone, base_address, house_number, point, sex, tag) {
+            (
+                Ok(name),
+                Ok(phone),
+                Ok(base_address),
+                Ok(house_number),
+                Ok(point),
+                Ok(sex),
+                Ok(tag),
+            ) => Ok(NewAddress {
+                sex,
+                tag,
+                name,
+                phone,
+                base_address,
+                house_number,
+                point,
+                city_name: region_name(raw.city_name.as_deref()),
+                province_name: region_name(raw.province_name.as_deref()),
+                county_name: region_name(raw.county_name.as_deref()),
+                is_default: raw.is_default.unwrap_or(false),
+            }),
+            (name, phone, base, house, point, sex, tag) => Err([
                 name.err(),
+                sex.err(),
                 phone.err(),
                 base.err(),
                 house.err(),
                 point.err(),
+                tag.err(),
             ]
             .into_iter()
             .flatten()
@@ -514,6 +598,8 @@ mod tests {
             province_name: s("上海市"),
             county_name: s(" "),
             is_default: None,
+            sex: None,
+            tag: None,
         }
     }
 
@@ -628,5 +714,32 @@ mod tests {
         }
         assert_eq!(AddressError::Phone(PhoneError::Empty).field(), "phone");
         assert_eq!(HouseNumberTooLong.field(), "houseNumber");
+    }
+
+    #[test]
+    fn sex_and_tag_take_their_words_or_nothing() {
+        assert_eq!(Sex::parse(None), Ok(None));
+        assert_eq!(Sex::parse(Some(" ")), Ok(None));
+        assert_eq!(Sex::parse(Some("female")), Ok(Some(Sex::Female)));
+        assert_eq!(Sex::parse(Some("女士")), Err(AddressError::SexInvalid));
+        assert_eq!(
+            AddressTag::parse(Some("school")),
+            Ok(Some(AddressTag::School))
+        );
+        assert_eq!(
+            AddressTag::parse(Some("Home")),
+            Err(AddressError::TagInvalid)
+        );
+        let mut raw = raw_ok();
+        raw.sex = Some("x".into());
+        raw.tag = Some("y".into());
+        let errors = NewAddress::parse(raw).err().unwrap_or_default();
+        assert_eq!(
+            errors.iter().map(AddressError::field).collect::<Vec<_>>(),
+            ["sex", "tag"]
+        );
+        for e in &errors {
+            assert!(!e.message(Lang::Zh).is_empty() && !e.message(Lang::En).is_empty());
+        }
     }
 }

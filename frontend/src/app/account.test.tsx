@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
@@ -69,9 +69,12 @@ describe('/login form', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('手机号或密码错误');
   });
 
-  it('logs in, returns to the remembered page (guard) and sends the bearer token', async () => {
+  it('a visitor on the address book reads its visitor state, logs in from it, returns and sends the bearer token', async () => {
     const { calls } = api({ 'POST /auth/login': () => login });
     renderApp('/address');
+    expect(await screen.findByTestId('visitor-state')).toHaveTextContent('登录后管理收货地址');
+    expect(pathNow()).toBe('/address');
+    await userEvent.click(screen.getByTestId('visitor-login'));
     await screen.findByTestId('login-submit');
     expect(pathNow()).toBe('/login');
     await userEvent.type(screen.getByTestId('login-phone'), '13912345678');
@@ -82,6 +85,29 @@ describe('/login form', () => {
     expect(await screen.findByTestId('address-add')).toBeInTheDocument();
     const list = calls.find((c) => c.url.pathname === '/api/v1/addresses');
     expect(list?.headers.Authorization).toBe('Bearer tok-9');
+  });
+
+  it.each([
+    ['zh', '/my', '登录后查看订单、管理收货地址和个人信息', '登录 / 注册'],
+    ['zh', '/order', '登录后查看订单', '登录 / 注册'],
+    ['en', '/my', 'Log in to see your orders and manage your addresses and details', 'Log in / Sign up'],
+    ['en', '/order', 'Log in to see your orders', 'Log in / Sign up'],
+  ] as const)('only /order/submit requires login: a visitor on %s %s reads its visitor state', async (lang, path, text, button) => {
+    api();
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang });
+    renderApp(path);
+    expect(await screen.findByTestId('visitor-state')).toHaveTextContent(text);
+    expect(screen.getByTestId('visitor-login')).toHaveTextContent(button);
+    expect(pathNow()).toBe(path);
+    useI18n.setState({ lang: 'zh' });
+  });
+
+  it('/order/submit still sends a visitor to /login', async () => {
+    api();
+    renderApp('/order/submit');
+    await screen.findByTestId('login-submit');
+    expect(pathNow()).toBe('/login');
   });
 
   it('SMS tab: send code starts the countdown with the server wait (429 retryAfterSeconds)', async () => {
@@ -118,6 +144,73 @@ describe('session errors', () => {
     expect(screen.getByRole('status')).toHaveTextContent('登录过期!');
     expect(useAccount.getState().token).toBeNull();
     expect(storage.get('store:selected')).toBeNull();
+  });
+});
+
+describe('the agreements', () => {
+  it.each([
+    ['zh', '/system/privacyProtocol', '个人信息保护政策', '版本 2026.01.01'],
+    ['en', '/system/userProtocol', 'User Agreement', 'Version 2026.11.25'],
+  ] as const)('%s %s shows the server’s text with its version', async (lang, path, title, version) => {
+    const { calls } = api({
+      'GET /system/protocol': () => ({
+        code: path.includes('privacy') ? 'privacyprotocol' : 'useragreement',
+        title,
+        version: version.split(' ')[1],
+        updateTime: 1767196800000,
+        content: '## 1. What we collect\n1. Your mobile number',
+      }),
+    });
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang });
+    renderApp(path);
+    const doc = await screen.findByTestId('policy');
+    expect(screen.getByTestId('policy-version')).toHaveTextContent(version);
+    expect(within(doc).getByRole('heading', { name: '1. What we collect' })).toBeInTheDocument();
+    expect(doc).toHaveTextContent('1. Your mobile number');
+    const call = calls.find((c) => c.url.pathname === '/api/v1/system/protocol');
+    expect(call?.url.searchParams.get('code')).toBe(path.includes('privacy') ? 'privacyprotocol' : 'useragreement');
+    useI18n.setState({ lang: 'zh' });
+  });
+});
+
+describe('privacy consent of visitors (spec account §4)', () => {
+  const policy = () => ({ code: 'privacyprotocol', title: '个人信息保护政策', version: '2026.01.01', updateTime: 1767196800000, content: '## 一\n1. 手机号' });
+
+  it('a visitor is asked; agreeing is kept on the device for the version in force', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    api({ 'GET /system/protocol': policy });
+    renderApp('/');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '同意' }));
+    await waitFor(() => expect(screen.queryByTestId('privacy-dialog')).toBeNull());
+    expect(window.localStorage.getItem('pz:privacy:visitor')).toContain('1767196800000');
+  });
+
+  it('refusing leaves anonymous browsing (kept for the session)', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    api({ 'GET /system/protocol': policy });
+    renderApp('/');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '不同意' }));
+    expect(window.sessionStorage.getItem('pz:privacy:cancel')).toContain('true');
+    await waitFor(() => expect(screen.queryByTestId('privacy-dialog')).toBeNull());
+    expect(window.localStorage.getItem('pz:privacy:visitor')).toBeNull();
+  });
+
+  it('after a refusal, login asks again, and refusing there goes home', async () => {
+    window.localStorage.removeItem('pz:privacy:visitor');
+    window.sessionStorage.setItem('pz:privacy:cancel', JSON.stringify({ v: true, e: null }));
+    api({ 'GET /system/protocol': policy });
+    renderApp('/login');
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '不同意' }));
+    await waitFor(() => expect(pathNow()).toBe('/'));
+    window.sessionStorage.removeItem('pz:privacy:cancel');
+  });
+
+  it('no dialog when the policy cannot be read (its content is required before display)', async () => {
+    api();
+    renderApp('/');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByTestId('privacy-dialog')).toBeNull();
   });
 });
 

@@ -345,8 +345,8 @@ describe('/order/submit', () => {
     await waitFor(() => expect(screen.getByTestId('checkout-address')).toHaveTextContent('西藏中路236号'));
   });
 
-  it('an empty cart cannot be checked out (-4)', async () => {
-    api({ 'POST /cart/verify': () => ({ status: 400, body: { errCode: '-4', errMsg: '购物车为空，无法结算', data: null } }) });
+  it('an empty cart cannot be checked out (-20)', async () => {
+    api({ 'POST /cart/verify': () => ({ status: 400, body: { errCode: '-20', errMsg: '购物车为空，无法结算', data: null } }) });
     logIn();
     renderApp('/order/submit');
     expect(await screen.findByText('购物车为空，无法结算')).toBeInTheDocument();

@@ -123,6 +123,11 @@ describe('/order/info', () => {
           progressLabel: '已送达',
           paymentType: 'online',
           paidAmount: 93.2,
+          paidAt: T0 + 60_000,
+          payment: { paymentId: 'pay_1', state: 'paid', method: 'wechat_h5', amount: 93.2, refundReason: null, refundState: null },
+          remark: '【无接触配送】少放辣',
+          contactless: true,
+          remarkText: '少放辣',
           comment: { rating: 4, text: '很好吃', at: T0 },
           history: [
             { seq: 1, state: 5, progress: 99, actor: 'customer', note: 'created', at: T0 },
@@ -149,6 +154,9 @@ describe('/order/info', () => {
     expect(within(bill).getByTestId('breakdown-fee')).toHaveTextContent('配送费¥6.00');
     expect(within(bill).getByTestId('order-amount')).toHaveAttribute('data-amount', '¥93.20');
     expect(screen.getByTestId('order-paid')).toHaveTextContent('¥93.20');
+    expect(screen.getByTestId('order-payment-method')).toHaveTextContent('微信支付');
+    expect(screen.getByTestId('order-paid-at')).toHaveTextContent(formatDateTime(T0 + 60_000));
+    expect(screen.getByTestId('order-remark')).toHaveTextContent('备注无接触配送 少放辣');
     expect(screen.getByTestId('order-comment')).toHaveTextContent('很好吃');
     expect(screen.queryByTestId('info-comment')).toBeNull();
   });
@@ -156,17 +164,35 @@ describe('/order/info', () => {
 
 describe('/order/info in English', () => {
   it('names the lines and the discounts in English from the frozen breakdown', async () => {
-    api({ 'GET /orders/:no': () => makeOrder({ orderNo: 'O002' }) });
+    // As the server answers in English: the store's English name, each line's options named in English.
+    const zh = makeOrder();
+    api({
+      'GET /orders/:no': () =>
+        makeOrder({
+          orderNo: 'O002',
+          storeName: "People's Square Flagship",
+          address: { id: 7, baseAddress: 'No. 236 Xizang Middle Rd', houseNumber: 'Room 501', lat: '31.235', lng: '121.475', cityName: 'Shanghai' },
+          receiverName: 'Zhang',
+          remark: '【无接触配送】Ring twice',
+          contactless: true,
+          remarkText: 'Ring twice',
+          lineOptions: zh.lines.map((l, i) => ({ lineId: String(l.id), options: i === 0 ? ['12-inch', 'Classic Hand-tossed', '+Cheese', 'no Ham'] : [] })),
+        }),
+    });
     const { useI18n } = await import('@/lib/i18n');
     useI18n.setState({ lang: 'en' });
     renderApp('/order/info?orderNo=O002');
     const lines = await screen.findByTestId('order-lines');
     expect(lines).toHaveTextContent('Super Supreme Pizza');
     expect(lines).toHaveTextContent('Sprite');
+    expect(lines).toHaveTextContent('12-inch · Classic Hand-tossed · +Cheese · no Ham');
     const bill = screen.getByTestId('order-breakdown');
     expect(bill.textContent).not.toMatch(/[\u4e00-\u9fff]/);
     expect(within(bill).getByTestId('breakdown-discount-R002')).toHaveTextContent('20% off pizzas-¥19.80');
     expect(within(bill).getByTestId('order-amount')).toHaveTextContent('Pay on delivery');
+    expect(screen.getByTestId('order-remark')).toHaveTextContent('NotesContactless delivery Ring twice');
+    expect(screen.getByTestId('order-payment-method')).toHaveTextContent('Pay on delivery');
+    expect(document.querySelector('.ost')?.textContent).not.toMatch(/[\u3400-\u9fff]/);
     useI18n.setState({ lang: 'zh' });
   });
 });

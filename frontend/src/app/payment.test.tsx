@@ -186,7 +186,7 @@ describe('/order/status and the payment', () => {
   it('customestatus=1: 支付失败 with the provider reason, and pay again creates a new payment', async () => {
     const keys: (string | undefined)[] = [];
     api({
-      'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 4, paymentType: 'online', orderTime: ASAP, seq: 2, progress: 99, payment: { paymentId: 'pay_P9', state: 'failed', method: 'unionpay_web', amount: 93.2, refundReason: null } }),
+      'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 4, paymentType: 'online', orderTime: ASAP, seq: 2, progress: 99, payment: { paymentId: 'pay_P9', state: 'failed', method: 'unionpay_web', amount: 93.2, refundReason: null, refundState: null } }),
       'GET /payments/pay_P9': () => ({ paymentId: 'pay_P9', orderNo: 'P9', state: 'failed', method: 'unionpay_web', amount: 93.2, failReason: '余额不足' }),
       'POST /payments': (_u, init) => {
         keys.push(headerOf(init, 'Idempotency-Key'));

@@ -1,6 +1,6 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { GuestOnly, RequireLogin } from '@/features/account';
+import { GuestOnly, RequireLogin, useAccount, type VisitorKind } from '@/features/account';
 import { loadPageWords } from '@/lib/i18n';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
@@ -37,6 +37,7 @@ const PolicyPage = lazyRoute(account, 'PolicyPage');
 const PersonalInfoPage = lazyRoute(account, 'PersonalInfoPage');
 const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
 const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
+const VisitorState = lazyRoute(account, 'VisitorState');
 
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
@@ -49,10 +50,23 @@ const ReorderRoute = lazyRoute(orders, 'ReorderRoute');
 const OrderCommentRoute = lazyRoute(orders, 'OrderCommentRoute');
 
 const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
+/**
+ * A page with its own visitor state (spec ordering §6: only /order/submit requires login): a
+ * visitor reads what logging in gives there, with a button to log in that comes back. A page
+ * whose user logs out meanwhile shows nothing: whoever logged out navigates on.
+ */
+function VisitorGate({ kind, children }: { kind: VisitorKind; children: ReactNode }) {
+  const token = useAccount((s) => s.token);
+  const [hadToken] = useState(token !== null);
+  if (!token && hadToken) return null;
+  return token ? children : <VisitorState kind={kind} />;
+}
+const visitor = (kind: VisitorKind, el: ReactNode) => <VisitorGate kind={kind}>{el}</VisitorGate>;
 
 /**
- * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
- * the address book, the order list and its pages) go through RequireLogin. Screens not built yet
+ * The route table (spec ordering §2, account §2). Only order submit needs login
+ * (RequireLogin: visitors go to /login and come back); /my, the address book and the order
+ * pages show their visitor state (VisitorGate). Screens not built yet
  * (coupons…) and unknown paths go home. The store tablet (/tablet) is a separate app in its own
  * layout, with its own staff session.
  */
@@ -83,25 +97,25 @@ export function AppRoutes() {
         <Route path="system/privacyProtocol" element={<PolicyPage kind="privacy" />} />
         <Route path="system/userProtocol" element={<PolicyPage kind="user" />} />
 
-        <Route path="my" element={guarded(<MyRoute />)} />
-        <Route path="my/personalInfo" element={guarded(<PersonalInfoPage />)} />
-        <Route path="my/personalInfo/updateUserInfo" element={guarded(<UpdateUserInfoPage />)} />
-        <Route path="my/personalInfo/updatePassword" element={guarded(<UpdatePasswordPage />)} />
-        <Route path="my/personalInfo/cancellation" element={guarded(<CancellationRoute />)} />
+        <Route path="my" element={visitor('my', <MyRoute />)} />
+        <Route path="my/personalInfo" element={visitor('my', <PersonalInfoPage />)} />
+        <Route path="my/personalInfo/updateUserInfo" element={visitor('my', <UpdateUserInfoPage />)} />
+        <Route path="my/personalInfo/updatePassword" element={visitor('my', <UpdatePasswordPage />)} />
+        <Route path="my/personalInfo/cancellation" element={visitor('my', <CancellationRoute />)} />
 
-        <Route path="address" element={guarded(<AddressListRoute mode="manage" />)} />
-        <Route path="address/select" element={guarded(<AddressListRoute mode="select" />)} />
-        <Route path="selectAddress" element={guarded(<AddressListRoute mode="select" />)} />
-        <Route path="address/add" element={guarded(<AddressFormRoute />)} />
-        <Route path="address/update" element={guarded(<AddressFormRoute />)} />
+        <Route path="address" element={visitor('addresses', <AddressListRoute mode="manage" />)} />
+        <Route path="address/select" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />
+        <Route path="selectAddress" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />
+        <Route path="address/add" element={visitor('addresses', <AddressFormRoute />)} />
+        <Route path="address/update" element={visitor('addresses', <AddressFormRoute />)} />
 
         <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
         {/* The order's owner (401 sends a visitor to /login), or anyone with its viewToken. */}
         <Route path="order/status" element={<OrderStatusRoute />} />
-        <Route path="order" element={guarded(<OrderListRoute />)} />
-        <Route path="order/info" element={guarded(<OrderInfoRoute />)} />
-        <Route path="order/oneMoreOrder" element={guarded(<ReorderRoute />)} />
-        <Route path="order/comment" element={guarded(<OrderCommentRoute />)} />
+        <Route path="order" element={visitor('orders', <OrderListRoute />)} />
+        <Route path="order/info" element={visitor('order', <OrderInfoRoute />)} />
+        <Route path="order/oneMoreOrder" element={visitor('order', <ReorderRoute />)} />
+        <Route path="order/comment" element={visitor('order', <OrderCommentRoute />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

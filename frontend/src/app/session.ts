@@ -3,6 +3,7 @@ import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useStoreSelection } from '@/features/store';
 import { addHeaderProvider, forgetCartToken, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
+import { getLang } from '@/lib/i18n';
 import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket';
 
 /** The cart's state, from its chunk (not in the home page's first load). */
@@ -11,7 +12,7 @@ const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
 /**
  * Wires the account into the api client (lib knows no feature): the bearer token, and the
  * address of the order in progress as X-Selected-Address-Id. The "/" socket's handshake
- * `auth: {token, cartToken}` reads the same tokens at every (re)connect (no socket is opened here);
+ * `auth: {token, cartToken, lang}` reads the same tokens at every (re)connect (no socket is opened here);
  * when either changes, an open socket reconnects so the server puts it in the right rooms
  * (`user:{id}`, `cart:{token}`) for `cart:updated`.
  *
@@ -22,7 +23,8 @@ const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
 export function wireApiSession(): void {
   setAuthTokenGetter(() => useAccount.getState().token);
   setSocketAuth('/', () => useAccount.getState().token);
-  setSocketAuthExtra('/', () => ({ cartToken: useAccount.getState().token ? null : getCartToken() }));
+  // `lang`: the words the server puts in what it sends unasked (a refund reason…) follow the app's language.
+  setSocketAuthExtra('/', () => ({ cartToken: useAccount.getState().token ? null : getCartToken(), lang: getLang() }));
   addHeaderProvider(() => {
     const id = useSelectedAddress.getState().address?.id;
     return { 'X-Selected-Address-Id': useAccount.getState().token && id ? String(id) : null };

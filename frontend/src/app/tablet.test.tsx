@@ -82,7 +82,7 @@ describe('/tablet/login', () => {
 
   it('a 401 on a tablet call goes back to the login', async () => {
     useTabletSession.getState().signIn(STAFF);
-    api(() => [], { 'GET /tablet/orders': () => ({ status: 401, body: { errCode: '401', errMsg: '请先登录', data: null } }) });
+    api(() => [], { 'GET /tablet/orders': () => ({ status: 401, body: { errCode: '401', errMsg: '未登录', data: null } }) });
     renderApp('/tablet');
     await waitFor(() => expect(pathNow()).toBe('/tablet/login'));
     expect(screen.getByRole('status')).toHaveTextContent('登录已失效，请重新登录');

@@ -38,7 +38,7 @@ function paidOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     steps: steps(0),
     canCancel: true,
     viewToken: 'v'.repeat(32),
-    payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap', amount: 93.2, refundReason: null },
+    payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap', amount: 93.2, refundReason: null, refundState: null },
     history: [
       { seq: 1, state: 5, progress: 99, actor: 'customer', note: 'created', at: min(0) },
       { seq: 2, state: 6, progress: 0, actor: 'system', note: null, at: min(1) },
@@ -97,7 +97,7 @@ describe('/order/status live', () => {
     const watches = serveWatch(s, () => snapshot);
     act(() => s.serverConnect());
     await waitFor(() => expect(watches).toHaveLength(1));
-    expect(watches[0]?.payload).toEqual({ orderNo: 'P1' });
+    expect(watches[0]?.payload).toEqual({ orderNo: 'P1', lang: 'zh' });
     expect(screen.getByTestId('order-live')).toHaveAttribute('data-status', 'connected');
     expect(screen.getByTestId('order-live')).toHaveTextContent('实时更新');
 
@@ -243,13 +243,25 @@ describe('/order/status live', () => {
     expect(screen.getByTestId('step-1-time')).toHaveTextContent(formatClock(min(3)));
   });
 
+  it('in English even when the snapshot came in Chinese (a socket opened before the switch): the stage words are the app’s own', async () => {
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    api({ 'GET /orders/:no': () => paidOrder({ state: 1, progress: 1, progressLabel: '已接单', steps: steps(1, () => min(3)) }) });
+    renderApp('/order/status?orderNo=P1');
+    expect(await screen.findByTestId('order-progress')).toHaveTextContent('Accepted');
+    const tracker = screen.getByTestId('order-steps');
+    expect(tracker.textContent).not.toMatch(/[\u3400-\u9fff]/);
+    expect(stepOf(40)).toHaveTextContent('Out for delivery');
+    expect(screen.getByTestId('order-progress').textContent).not.toMatch(/[\u3400-\u9fff]/);
+  });
+
   it('cancels before the store accepts, after a confirmation', async () => {
     let cancelled = false;
     api({
       'GET /orders/:no': () => paidOrder(),
       'POST /orders/P1/cancel': () => {
         cancelled = true;
-        return paidOrder({ state: 3, stateLabel: '已取消', progress: 3, progressLabel: '已取消', seq: 3, canCancel: false, payment: { paymentId: 'pay_1', state: 'refunded', method: 'alipay_wap', amount: 93.2, refundReason: null } });
+        return paidOrder({ state: 3, stateLabel: '已取消', progress: 3, progressLabel: '已取消', seq: 3, canCancel: false, payment: { paymentId: 'pay_1', state: 'refunded', method: 'alipay_wap', amount: 93.2, refundReason: null, refundState: null } });
       },
     });
     renderApp('/order/status?orderNo=P1');
@@ -267,21 +279,44 @@ describe('/order/status live', () => {
     expect(screen.queryByTestId('order-refund')).toBeNull();
   });
 
-  it('a refund the provider refuses (errCode 01) shows 退券失败，请联系客服 with the store phone and 我知道了', async () => {
+  it.each([
+    ['refunding', '退款中 ¥93.20', '款项将原路退回，无需操作'],
+    ['failed', '退款失败 ¥93.20', '系统会继续重试，如有疑问请致电门店'],
+    ['refunded', '已退款 ¥93.20', '款项已原路退回'],
+  ] as const)('a refused order shows the store’s reason and the refund %s, with no refund button (the refund is automatic)', async (refundState, line, hint) => {
     api({
-      'GET /orders/:no': () => paidOrder({ state: 2, stateLabel: '已取消', progress: 2, progressLabel: '已拒单', canCancel: false, payment: { paymentId: 'pay_1', state: 'paid', method: 'alipay_wap', amount: 93.2, refundReason: null } }),
-      'POST /orders/P1/refund': () => ({ status: 200, body: { errCode: '01', errMsg: '退券失败，请联系客服', data: { storeTel: '021-88886666' } } }),
+      'GET /orders/:no': () =>
+        paidOrder({
+          state: 2,
+          progress: 2,
+          canCancel: false,
+          refusalReason: '原料不足',
+          payment: { paymentId: 'pay_1', state: refundState === 'refunded' ? 'refunded' : 'refunding', method: 'alipay_wap', amount: 93.2, refundReason: '门店拒单', refundState },
+        }),
     });
     renderApp('/order/status?orderNo=P1');
     expect(await screen.findByTestId('order-progress')).toHaveTextContent('已取消');
     expect(screen.getByTestId('order-state')).toHaveTextContent('门店已拒单');
-    await userEvent.click(screen.getByTestId('order-refund'));
-    const alert = await screen.findByTestId('refund-failed');
-    const dialog = screen.getByRole('dialog');
-    expect(dialog).toHaveTextContent('退券失败，请联系客服');
-    expect(within(alert).getByTestId('refund-failed-tel')).toHaveAttribute('href', 'tel:021-88886666');
-    await userEvent.click(within(dialog).getByRole('button', { name: '我知道了' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByTestId('order-refusal-reason')).toHaveTextContent('原料不足');
+    expect(screen.getByTestId('order-refund-state')).toHaveTextContent(line);
+    expect(screen.getByTestId('order-refund-card')).toHaveTextContent(hint);
+    if (refundState === 'failed') expect(screen.getByTestId('order-refund-tel')).toHaveAttribute('href', 'tel:021-63225180');
+    else expect(screen.queryByTestId('order-refund-tel')).toBeNull();
+    expect(screen.queryByTestId('order-refund')).toBeNull();
+    expect(screen.queryByRole('button', { name: /退款/ })).toBeNull();
+  });
+
+  it('a refused order in English', async () => {
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang: 'en' });
+    api({
+      'GET /orders/:no': () =>
+        paidOrder({ state: 2, progress: 2, canCancel: false, refusalReason: 'Out of dough', payment: { paymentId: 'pay_1', state: 'refunding', method: 'alipay_wap', amount: 93.2, refundReason: null, refundState: 'failed' } }),
+    });
+    renderApp('/order/status?orderNo=P1');
+    expect(await screen.findByTestId('order-refund-state')).toHaveTextContent('Refund failed ¥93.20');
+    expect(screen.getByTestId('order-state')).toHaveTextContent('The store declined the order');
+    expect(screen.getByTestId('order-refund-card').textContent).not.toMatch(/[\u3400-\u9fff]/);
   });
 
   it('the cancel of a paid order whose refund fails shows the same alert with the order’s store phone', async () => {

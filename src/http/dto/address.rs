@@ -27,6 +27,12 @@ pub struct AddressDto {
     /// Some store delivers there.
     pub has_scope: bool,
     pub updated_at: i64,
+    /// How the rider greets the recipient: `male` (先生) or `female` (女士); null: not said.
+    #[schema(value_type = Option<String>, example = "female")]
+    pub sex: Option<String>,
+    /// What the place is: `home` (家), `company` (公司) or `school` (学校); null: none.
+    #[schema(value_type = Option<String>, example = "home")]
+    pub tag: Option<String>,
 }
 
 impl AddressDto {
@@ -46,6 +52,8 @@ impl AddressDto {
             is_default: row.is_default,
             has_scope,
             updated_at: row.updated_at,
+            sex: row.sex,
+            tag: row.tag,
         }
     }
 }
@@ -71,6 +79,13 @@ pub struct AddressForm {
     pub county_name: Option<String>,
     /// On insert: make it the default. On update: absent keeps the flag as it is.
     pub is_default: Option<bool>,
+    /// `male` (先生) or `female` (女士); empty or absent: not said. Anything else is refused.
+    #[schema(example = "female")]
+    pub sex: Option<String>,
+    /// `home` (家), `company` (公司) or `school` (学校); empty or absent: none. Anything else is
+    /// refused.
+    #[schema(example = "home")]
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -102,6 +117,8 @@ impl From<AddressForm> for RawAddress {
             province_name: f.province_name,
             county_name: f.county_name,
             is_default: f.is_default,
+            sex: f.sex,
+            tag: f.tag,
         }
     }
 }

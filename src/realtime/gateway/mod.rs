@@ -219,11 +219,15 @@ fn on_order_watch(socket: &Socket, watch: OrderWatchSlot) {
         let order_no = arg.get("orderNo").and_then(Value::as_str).filter(|c| is_code(c)).map(String::from);
         let view_token = arg.get("viewToken").and_then(Value::as_str).map(String::from);
         let user_token = socket.handshake().auth_str("token").map(String::from);
+        // The language of this request (`lang`), else of the handshake (`auth.lang`, then the
+        // Accept-Language header of the upgrade): a client may switch languages after connecting.
         let lang = Lang::from_accept_language(
-            socket
-                .handshake()
-                .auth_str("lang")
-                .or_else(|| socket.handshake().headers.get("accept-language").and_then(|v| v.to_str().ok())),
+            arg.get("lang").and_then(Value::as_str).or_else(|| {
+                socket
+                    .handshake()
+                    .auth_str("lang")
+                    .or_else(|| socket.handshake().headers.get("accept-language").and_then(|v| v.to_str().ok()))
+            }),
         );
         let (Some(order_no), Some(watch)) = (order_no, watch.get().cloned()) else {
             if let Some(ack) = ack {

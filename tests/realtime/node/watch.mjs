@@ -31,8 +31,14 @@ async function main() {
       if (seen.length >= Number(expected)) resolve();
     });
   });
-  const ack = await withTimeout(socket.emitWithAck("order:watch", { orderNo, viewToken }), "order:watch");
+  // The snapshot speaks the language the watch asks for, whatever the handshake said.
+  const english = await withTimeout(socket.emitWithAck("order:watch", { orderNo, viewToken, lang: "en" }), "order:watch en");
+  if (english.errCode !== "00" || english.order.storeName !== "People's Square Flagship" || english.order.stateLabel !== "Cash on delivery") {
+    throw new Error(`order:watch in English: ${JSON.stringify(english.order?.storeName)} ${JSON.stringify(english.order?.stateLabel)}`);
+  }
+  const ack = await withTimeout(socket.emitWithAck("order:watch", { orderNo, viewToken, lang: "zh" }), "order:watch");
   if (ack.errCode !== "00") throw new Error(`order:watch: ${JSON.stringify(ack)}`);
+  if (ack.order.storeName !== "人民广场旗舰店") throw new Error(`order:watch in Chinese: ${JSON.stringify(ack.order.storeName)}`);
   console.log(`SNAPSHOT ${ack.order.seq}`);
   console.log("READY");
   await withTimeout(done, "order:progress");

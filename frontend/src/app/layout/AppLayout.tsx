@@ -14,6 +14,7 @@ import { routeMeta } from '../routeMeta';
 import { clearUserData } from '../session';
 
 const SessionDialogs = lazyRoute(() => import('./sessionDialogs'), 'SessionDialogs');
+const VisitorConsent = lazyRoute(() => import('./sessionDialogs'), 'VisitorConsent');
 
 /** The page column (10rem: the viewport on phones, 340 px centred on desktop), page slides by level. */
 export function AppLayout() {
@@ -82,9 +83,14 @@ export function AppLayout() {
         </RouteSuspense>
       </div>
       {/* Signed in: GET /me and, when due, the privacy and SMS dialogs (a chunk of their own). */}
-      {signedIn && (
+      {signedIn ? (
         <QuietSuspense>
           <SessionDialogs onSignedOut={clearUserData} pathname={location.pathname} />
+        </QuietSuspense>
+      ) : (
+        // A visitor is asked for privacy consent too (spec account §4).
+        <QuietSuspense>
+          <VisitorConsent pathname={location.pathname} />
         </QuietSuspense>
       )}
       {/* Shows nothing until a feature opens the "/" socket (it never opens one itself). */}

@@ -1,3 +1,3 @@
-// The privacy and SMS dialogs as a chunk of their own (AppLayout): only a signed-in visitor needs
-// them, and never before the first screen.
-export { SessionDialogs } from '@/features/account';
+// The privacy and SMS dialogs as a chunk of their own (AppLayout), never before the first screen:
+// the signed-in user's, and the visitor's privacy consent.
+export { SessionDialogs, VisitorConsent } from '@/features/account';

@@ -13,6 +13,7 @@ export {
   ResetPasswordPage,
   UpdatePasswordPage,
   UpdateUserInfoPage,
+  VisitorState,
 } from '@/features/account';
 
 /** /my with the app's logout clean-up. */

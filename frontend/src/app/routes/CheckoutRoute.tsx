@@ -11,8 +11,8 @@ import { currentChannel } from '@/lib/channel';
 import type { Address, ReservationInput } from '@/lib/api/types';
 import type { OrderType } from '@/lib/orders';
 
-/** Orders may only start from a cart that passes the server's check (errCode -4: empty, no valid items). */
-const CART_INVALID = '-4';
+/** Orders may only start from a cart that passes the server's check (errCode -20: empty, no valid items; -4 is the chat app's bind confirm, spec account §4). */
+const CART_INVALID = '-20';
 
 /** The address to start a delivery order with: the default one, else the first usable one. */
 function firstUsable(list: Address[]): Address | null {

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { maskPhone, useAccount } from '@/features/account';
@@ -10,10 +10,14 @@ import { now } from '@/lib/clock';
 import { useLang } from '@/lib/i18n';
 import { toFen } from '@/lib/money';
 import type { OrderType } from '@/lib/orders';
+import { lazyRoute } from '../lazyRoute';
 import { usePageSwitch } from '../pageSwitch';
 import { useScanEntry } from './scanEntry';
 
 const PICKS = 8;
+
+/** The order in progress and the cart: a chunk fetched after the first paint (lazyRoute brings the pages' words). */
+const HomeNow = lazyRoute(() => import('./HomeNow'), 'HomeNow');
 
 export function HomeRoute() {
   const navigate = useNavigate();
@@ -68,6 +72,11 @@ export function HomeRoute() {
       languageSwitch={switches.use1i8n ? <LanguageSwitch tone="dark" /> : undefined}
       picks={picks}
       onOpenProduct={(code) => void navigate(`/product/${encodeURIComponent(code)}`)}
+      now={
+        <Suspense fallback={null}>
+          <HomeNow />
+        </Suspense>
+      }
     />
   );
 }

@@ -33,6 +33,8 @@ export function MenuRoute() {
   const isVirtual = source === 'virtual';
   const deskNo = source === 'scanned' && scan && store && scan.storeCode === store.storeCode ? scan.deskNo : null;
   const cartStore = store && !isVirtual ? store.storeCode : null;
+  // From the home page's cart card (?cart=open): the sheet opens at once.
+  const openCart = params.get('cart') === 'open';
   const effectiveType: OrderType = !store
     ? orderType
     : deskNo && store.serviceMethods.includes(2)
@@ -138,7 +140,7 @@ export function MenuRoute() {
             onBook={cartStore ? book : undefined}
             bookedAt={bookedAt}
           />
-          <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} />
+          <CartBar storeCode={cartStore} onCheckout={() => void navigate('/order/submit')} initialOpen={openCart} />
         </>
       ) : loading ? (
         <Loading page />

@@ -120,7 +120,7 @@ export function ReorderRoute() {
     useCart.getState().adopt(result.cart);
     const type = result.cart.orderType;
     if (type === 0 || type === 1 || type === 2) useStoreSelection.getState().setOrderType(type as OrderType);
-    if (result.skippedNames.length > 0) showToast(t('order.againSkipped', { names: result.skippedNames.join('、') }), SKIPPED_TOAST_MS);
+    if (result.skippedNames.length > 0) showToast(t('order.againSkipped', { names: result.skippedNames.join(t('common.listSep')) }), SKIPPED_TOAST_MS);
     void navigate('/order/submit', { replace: true });
   };
   return <ReorderPage orderNo={params.get('orderNo') ?? ''} onDone={done} />;

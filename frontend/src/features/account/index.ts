@@ -11,6 +11,8 @@ export { PolicyPage } from './components/PolicyPage';
 export { SessionDialogs } from './components/SessionDialogs';
 export { PrivacyConsentDialog } from './components/PrivacyConsentDialog';
 export { RequireLogin, GuestOnly } from './components/RequireLogin';
+export { VisitorState, type VisitorKind } from './components/VisitorState';
+export { VisitorConsent, visitorAgreed } from './components/VisitorConsent';
 export { useAccount, useLoggedIn, getToken, resetAccount } from './store/session';
 export { rememberRedirect, takeRedirect, peekRedirect, settleRedirect, REDIRECT_TTL_S } from './store/redirect';
 export { maskPhone } from './maskPhone';

@@ -39,34 +39,8 @@ export function orderStateTone(state: number): 'warn' | 'ok' | 'muted' | 'info' 
   return 'info';
 }
 
-/**
- * The tracker's words for a step (spec ordering §4: dispatch and delivered read differently for
- * takeaway and dine-in), the same as the server's `steps[].label` (actors step_label).
- */
-export function stepLabelKey(progress: number, orderType: number): MessageKey {
-  switch (progress === 4 ? 10 : progress) {
-    case 0:
-      return 'order.progress.0';
-    case 1:
-      return 'order.step.1';
-    case 2:
-      return 'order.progress.2';
-    case 3:
-      return 'order.progress.3';
-    case 10:
-      return 'order.step.10';
-    case 20:
-      return 'order.step.20';
-    case 30:
-      return 'order.step.30';
-    case 40:
-      return orderType === 0 ? 'order.step.40.0' : orderType === 2 ? 'order.step.40.2' : 'order.step.40.1';
-    case 50:
-      return orderType === 0 ? 'order.step.50.0' : 'order.step.50.1';
-    default:
-      return 'order.progress.99';
-  }
-}
+/** The tracker's words for a step: the app's one list of stage names (lib/stages), shared with the tablet. */
+export { stageLabelKey as stepLabelKey } from '@/lib/stages';
 
 /** The list filters of GET /orders?state=. */
 export const ORDER_FILTERS = ['all', 'unpaid', 'active', 'completed', 'cancelled'] as const;

@@ -120,13 +120,13 @@ describe('steps', () => {
     expect(steps[4]?.label).toBe('待取餐');
   });
 
-  it("take the server's labels and times when given", () => {
+  it("take the server's times but the app's own words (a snapshot in another language shows none of its words)", () => {
     const steps = stepsOf(
-      { orderType: 0, progress: 1, steps: [{ progress: 1, label: 'Accepted!', at: min(3), done: true, current: true }], history: [] },
+      { orderType: 0, progress: 1, steps: [{ progress: 1, label: 'Accepted', at: min(3), done: true, current: true }], history: [] },
       zh.step,
     );
     expect(steps).toHaveLength(6);
-    expect(steps[0]).toEqual({ progress: 1, label: 'Accepted!', at: min(3), done: true, current: true });
+    expect(steps[0]).toEqual({ progress: 1, label: '已接单', at: min(3), done: true, current: true });
     expect(steps[1]?.label).toBe('制作中');
   });
 });

@@ -47,14 +47,18 @@ export function stepsAt(steps: OrderStep[], progress: number, at: number | null)
   });
 }
 
-/** The snapshot's steps, normalised to the fixed line (labels from the server, else `label`). */
+/**
+ * The snapshot's steps, normalised to the fixed line, named by `label` (the app's one list of
+ * stage names, lib/stages): the server's words are not shown, so a snapshot in another language
+ * cannot put foreign words on the page.
+ */
 export function stepsOf(order: Pick<OrderDetail, 'steps' | 'orderType' | 'progress' | 'history'>, label: StepLabeler): OrderStep[] {
   const given = new Map((order.steps ?? []).map((s) => [stageOf(s.progress), s]));
   if (given.size > 0) {
     return STEP_CODES.map((progress) => {
       const s = given.get(progress);
       return s
-        ? { progress, label: s.label || label(progress, order.orderType), at: s.at ?? null, done: !!s.done, current: !!s.current }
+        ? { progress, label: label(progress, order.orderType), at: s.at ?? null, done: !!s.done, current: !!s.current }
         : { progress, label: label(progress, order.orderType), at: null, done: false, current: false };
     });
   }
@@ -176,7 +180,7 @@ export function onSnapshot(state: TrackerState, snapshot: OrderDetail, labels: L
   const order: OrderDetail = {
     ...snapshot,
     steps,
-    progressLabel: snapshot.progressLabel || progressLabelOf(steps, snapshot.progress, labels.progress),
+    progressLabel: progressLabelOf(steps, snapshot.progress, labels.progress),
   };
   return drain(order, state.pending, labels);
 }

@@ -40,9 +40,9 @@ describe('isActive', () => {
 
 describe('labels', () => {
   it.each([
-    [0, 'tablet.ready.0'],
-    [1, 'tablet.ready.1'],
-    [2, 'tablet.ready.2'],
+    [0, 'stage.40.0'],
+    [1, 'stage.40.1'],
+    [2, 'stage.40.2'],
   ] as const)('ready words of order type %i', (type, key) => {
     expect(readyLabelKey(type)).toBe(key);
     expect(stageLabelKey(40, type)).toBe(key);

@@ -1,4 +1,5 @@
 import type { MessageKey } from '@/lib/i18n';
+import { stageLabelKey as sharedStageLabelKey } from '@/lib/stages';
 import type { TabletOrder } from './types';
 
 /**
@@ -46,11 +47,9 @@ export function columnTitleKey(column: ColumnId): MessageKey {
   return `tablet.column.${column}`;
 }
 
-/** What a card in the ready column waits for: 待配送 / 待取餐 / 待上餐. */
+/** What a card in the ready column waits for, in the stage's own words (lib/stages): 配送中 / 待取餐 / 待上餐. */
 export function readyLabelKey(orderType: number): MessageKey {
-  if (orderType === 0) return 'tablet.ready.0';
-  if (orderType === 2) return 'tablet.ready.2';
-  return 'tablet.ready.1';
+  return sharedStageLabelKey(40, orderType);
 }
 
 /** The words of the one "next" button, by the stage the card shows (null: no advance there). */
@@ -72,25 +71,12 @@ export function advanceLabelKey(progress: number, orderType: number): MessageKey
   }
 }
 
-/** The stage an order is in, in words (the card's badge in the "making" column tells 1 from 10). */
+/**
+ * The stage an order is in, in words (the card's badge in the "making" column tells 1 from 10):
+ * the same names the customer reads (lib/stages); an order off the board has left the queue.
+ */
 export function stageLabelKey(progress: number, orderType: number): MessageKey {
-  switch (progress) {
-    case 0:
-      return 'tablet.stage.0';
-    case 1:
-      return 'tablet.stage.1';
-    case 4:
-    case 10:
-      return 'tablet.stage.10';
-    case 20:
-      return 'tablet.stage.20';
-    case 30:
-      return 'tablet.stage.30';
-    case 40:
-      return readyLabelKey(orderType);
-    default:
-      return 'tablet.stage.gone';
-  }
+  return columnOf(progress) === null ? 'tablet.stage.gone' : sharedStageLabelKey(progress, orderType);
 }
 
 /** The short order number the crew calls out: the last four digits. */

@@ -564,7 +564,8 @@ export interface paths {
         put?: never;
         /**
          * Records a decision on the policy in force: `{decision: "agree" | "refuse"}`. Both are kept
-         *     (append-only); refusing withdraws the consent.
+         *     (append-only); refusing withdraws the consent. Agreeing turns the recommendation switch on,
+         *     refusing turns it off.
          */
         post: operations["post_privacy"];
         delete?: never;
@@ -1024,6 +1025,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/protocol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The privacy policy or the user agreement (getProtocol), in the request's language, with its
+         *     version and update time; clients cache it 5 minutes (spec account §9).
+         */
+        get: operations["protocol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/time": {
         parameters: {
             query?: never;
@@ -1376,6 +1397,16 @@ export interface components {
             name: string;
             phone: string;
             provinceName: string | null;
+            /**
+             * @description How the rider greets the recipient: `male` (先生) or `female` (女士); null: not said.
+             * @example female
+             */
+            sex: string | null;
+            /**
+             * @description What the place is: `home` (家), `company` (公司) or `school` (学校); null: none.
+             * @example home
+             */
+            tag: string | null;
             /** Format: int64 */
             updatedAt: number;
         };
@@ -1400,6 +1431,17 @@ export interface components {
             name?: string | null;
             phone?: string | null;
             provinceName?: string | null;
+            /**
+             * @description `male` (先生) or `female` (女士); empty or absent: not said. Anything else is refused.
+             * @example female
+             */
+            sex?: string | null;
+            /**
+             * @description `home` (家), `company` (公司) or `school` (学校); empty or absent: none. Anything else is
+             *     refused.
+             * @example home
+             */
+            tag?: string | null;
         };
         AppliedRuleDto: {
             /** Format: double */
@@ -1840,6 +1882,11 @@ export interface components {
             sauce: string | null;
             size: string | null;
         };
+        /** @description One order line's options in the caller's language. */
+        LineOptionsDto: {
+            lineId: string;
+            options: string[];
+        };
         LineRef: {
             id: string;
         };
@@ -2012,6 +2059,8 @@ export interface components {
             breakdown: components["schemas"]["BreakdownView"];
             canCancel: boolean;
             comment: null | components["schemas"]["CommentDto"];
+            /** @description A contactless delivery was asked for. */
+            contactless: boolean;
             /** Format: int64 */
             createdAt: number;
             deskNo: string | null;
@@ -2024,6 +2073,11 @@ export interface components {
             invoice: null | components["schemas"]["InvoiceView"];
             isBookOrder: boolean;
             isNeedInvoice: boolean;
+            /**
+             * @description Each line's options (size, crust, sauce, extras, toppings taken off, a combo's items) in
+             *     the caller's language, by line id; empty for lines kept before both languages were.
+             */
+            lineOptions: components["schemas"]["LineOptionsDto"][];
             /** @description The cart's lines as they were priced at submit. */
             lines: components["schemas"]["CartItemDto"][];
             /** Format: double */
@@ -2039,6 +2093,11 @@ export interface components {
             orderType: number;
             /** Format: double */
             paidAmount: number;
+            /**
+             * Format: int64
+             * @description When the payment settled the order (null: not paid online, or not yet).
+             */
+            paidAt: number | null;
             payment: null | components["schemas"]["OrderPaymentDto"];
             /**
              * @description Every payment attempt of the order, oldest first: a duplicate shows refunded here with
@@ -2053,7 +2112,15 @@ export interface components {
             /** @description Masked: 139****5678. */
             receiverMobile: string;
             receiverName: string;
+            /** @description A refused order: the reason the store gave (as the store wrote it). */
+            refusalReason: string | null;
+            /** @description The remark as kept on the order (with the store's contactless note in front when asked). */
             remark: string;
+            /**
+             * @description The customer's own words of the remark, without the contactless note (the app words that
+             *     note in the reader's language).
+             */
+            remarkText: string;
             /** @description The promotions applied at submit. */
             rules: components["schemas"]["AppliedRuleDto"][];
             /**
@@ -2096,6 +2163,12 @@ export interface components {
             paymentId: string;
             /** @description Why a refunding or refunded attempt gives its money back, in the caller's language. */
             refundReason: string | null;
+            /**
+             * @description Where the money going back stands: `refunding` (owed, the server asks the provider until
+             *     it is made; nothing for the customer to do), `failed` (still owed, but the provider refused
+             *     the last try: the customer may call the store), `refunded`; null when nothing goes back.
+             */
+            refundState: string | null;
             /** @description created, pending, paid, failed, closed, refunding, refunded. */
             state: string;
         };
@@ -2359,6 +2432,20 @@ export interface components {
             /** Format: int32 */
             quantity: number;
             sizeCode: string | null;
+        };
+        ProtocolDto: {
+            code: string;
+            /** @description The text: a line "## …" starts a section, other lines are paragraphs (items numbered). */
+            content: string;
+            title: string;
+            /**
+             * Format: int64
+             * @description When the text last changed (epoch ms). For the privacy policy it is the version users
+             *     agree to ([privacy] policy_updated_at): an agreement older than it must be given again.
+             */
+            updateTime: number;
+            /** @description The version a reader agrees to: the update time's date, Beijing time (2026.01.01). */
+            version: string;
         };
         /** @enum {string} */
         ReadyStatus: "ready" | "unavailable";
@@ -2892,7 +2979,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad input: errCode 400 (data lists every field error of a form at once, else null; also an unknown X-Channel-Id or a body that does not parse), 400233 illegal request, -4 the cart cannot be checked out, -5 outside the delivery area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot save anything on this cart (the reason in errMsg, data the cart unchanged). */
+        /** @description Bad input: errCode 400 (data lists every field error of a form at once, else null; also an unknown X-Channel-Id or a body that does not parse), 400233 illegal request, -20 the cart cannot be checked out (empty, no valid item), -5 outside the delivery area, 02 coordinates a store lookup cannot use, -8 the chosen promotion cannot save anything on this cart (the reason in errMsg, data the cart unchanged). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2901,7 +2988,7 @@ export interface components {
                 "application/json": {
                     data: null | components["schemas"]["FieldError"][] | components["schemas"]["CartDto"];
                     /** @enum {string} */
-                    errCode: "400" | "400233" | "-4" | "-5" | "02" | "-8";
+                    errCode: "400" | "400233" | "-20" | "-5" | "02" | "-8";
                     /** @description In the request's language (Accept-Language). */
                     errMsg: string;
                 };
@@ -3004,7 +3091,7 @@ export interface components {
                 };
             };
         };
-        /** @description errCode 401: no token (请先登录); errCode 407: the token has expired, was logged out or its account closed (登录过期!). Both with HTTP 401. */
+        /** @description errCode 401: no token (未登录, Not logged in); errCode 407: the token has expired, was logged out or its account closed (登录过期!). Both with HTTP 401. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -5407,6 +5494,41 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    protocol: {
+        parameters: {
+            query?: {
+                /** @description `privacyprotocol` (个人信息保护政策) or `useragreement` (用户协议). */
+                code?: string | null;
+            };
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProtocolDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
         };
     };
     time: {

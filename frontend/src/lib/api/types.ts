@@ -76,6 +76,7 @@ export type OrderStep = Schemas['Step'];
 export type OrderHistoryEntry = Schemas['HistoryDto'];
 export type OrderPaymentRef = Schemas['OrderPaymentDto'];
 export type OrderSummary = Schemas['OrderSummaryDto'];
+export type Protocol = Schemas['ProtocolDto'];
 export type OrderPage = Schemas['OrderPageDto'];
 export type ReorderReply = Schemas['ReorderDto'];
 

@@ -21,7 +21,7 @@ export const en: Partial<Record<FirstScreenKey, string>> = {
   'err.offline': 'You are offline, please check your network!',
   'err.illegal': 'Illegal request',
   'err.sessionExpired': 'Session expired!',
-  'err.loginRequired': 'Please log in first',
+  'err.loginRequired': 'Not logged in',
 
   'conn.reconnecting': 'Reconnecting…',
   'conn.offline': 'You are offline, please check your network!',

@@ -110,7 +110,9 @@ export function translate(
   params?: TParams,
   dicts: Record<Lang, Record<string, string | undefined>> = dictionaries,
 ): string {
-  const text = dicts[lang][key] ?? dicts[DEFAULT_LANG][key] ?? key;
+  // Plurals: with {n} = 1, a key's ".one" form when the language has one ("1 item").
+  const one = params?.n === 1 ? dicts[lang][`${key}.one`] : undefined;
+  const text = one ?? dicts[lang][key] ?? dicts[DEFAULT_LANG][key] ?? key;
   return interpolate(text, params);
 }
 

@@ -23,7 +23,7 @@ export const zh = {
   'err.offline': '网络已断开，请检查网络!',
   'err.illegal': '非法请求',
   'err.sessionExpired': '登录过期!',
-  'err.loginRequired': '请先登录',
+  'err.loginRequired': '未登录',
 
   'conn.reconnecting': '重新连接中…',
   'conn.offline': '网络已断开，请检查网络!',

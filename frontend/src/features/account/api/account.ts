@@ -1,5 +1,5 @@
 import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
-import type { LoginReply, MarketingSettings, MarketingState, Me, PrivacyState, SentCode, SmsScene } from '@/lib/api/types';
+import type { LoginReply, MarketingSettings, MarketingState, Me, PrivacyState, Protocol, SentCode, SmsScene } from '@/lib/api/types';
 
 export function sendSmsCode(cellPhone: string, scene: SmsScene): Promise<SentCode> {
   return apiPost<SentCode>('/auth/sms-code', { cellPhone, scene });
@@ -55,4 +55,9 @@ export function decidePrivacy(decision: 'agree' | 'refuse'): Promise<PrivacyStat
 
 export function updateMarketing(settings: MarketingSettings): Promise<MarketingState> {
   return apiPatch<MarketingState>('/me/marketing', settings);
+}
+
+/** An agreement's text (getProtocol), in the app's language; cached 5 minutes (spec account §9). */
+export function getProtocol(code: 'privacyprotocol' | 'useragreement', signal?: AbortSignal): Promise<Protocol> {
+  return apiGet<Protocol>('/system/protocol', { signal, query: { code }, cacheMs: 5 * 60_000 });
 }

@@ -1,21 +1,40 @@
 import { Header } from '@/components/Header';
-import { useT } from '@/lib/i18n';
+import { Loading } from '@/components/Loading';
+import { useQuery } from '@/hooks/useQuery';
+import { useLang, useT } from '@/lib/i18n';
+import { formatDateTime } from '@/utils/time';
+import { getProtocol } from '../api/account';
 import './Account.css';
 
-/** /system/privacyProtocol and /system/userProtocol: simple static texts for now. */
+/**
+ * /system/privacyProtocol and /system/userProtocol: the texts the server keeps (GET
+ * /system/protocol, in the app's language) with their version and update time. Content is
+ * required before display (spec account §5): loading, else the error with a retry.
+ */
 export function PolicyPage({ kind }: { kind: 'privacy' | 'user' }) {
   const t = useT();
-  const paragraphs = kind === 'privacy' ? (['privacy.p1', 'privacy.p2', 'privacy.p3'] as const) : (['agreement.p1', 'agreement.p2'] as const);
+  const lang = useLang();
+  const code = kind === 'privacy' ? 'privacyprotocol' : 'useragreement';
+  const q = useQuery(`protocol:${code}:${lang}`, (signal) => getProtocol(code, signal));
+  const doc = q.data;
   return (
     <div className="my">
-      <Header title={t(kind === 'privacy' ? 'privacy.title' : 'agreement.title')} />
-      <article className="policy" data-testid="policy">
-        {paragraphs.map((p, i) => (
-          <p key={p}>
-            {i + 1}. {t(p)}
+      <Header title={doc?.title ?? t(kind === 'privacy' ? 'privacy.title' : 'agreement.title')} />
+      {!doc ? (
+        <Loading page text={t('agreement.loading')} error={q.error?.message} reloadText={t('common.retry')} onReload={q.reload} />
+      ) : (
+        <article className="policy" data-testid="policy" data-version={doc.version}>
+          <p className="policy__meta" data-testid="policy-version">
+            {t('agreement.version', { version: doc.version, time: formatDateTime(doc.updateTime) })}
           </p>
-        ))}
-      </article>
+          {doc.content.split('\n').map((line, i) => {
+            const text = line.trim();
+            if (!text) return null;
+            if (text.startsWith('## ')) return <h2 key={i}>{text.slice(3)}</h2>;
+            return <p key={i}>{text}</p>;
+          })}
+        </article>
+      )}
     </div>
   );
 }

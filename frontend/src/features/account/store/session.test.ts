@@ -30,7 +30,7 @@ describe('account store', () => {
   it('401: logged out and sent to /login, nothing else cleared', () => {
     useAccount.getState().signIn(reply);
     storage.set('store:selected', { storeCode: 'SH001' });
-    expect(useAccount.getState().authFailed('401', '请先登录')).toEqual({ toLogin: true, toast: null });
+    expect(useAccount.getState().authFailed('401', '未登录')).toEqual({ toLogin: true, toast: null });
     expect(useAccount.getState().token).toBeNull();
     expect(storage.get('store:selected')).not.toBeNull();
   });

@@ -56,9 +56,17 @@ describe('address form', () => {
 
     await userEvent.click(await screen.findByTestId('addr-tip-0'));
     expect(searchTips).toHaveBeenCalledWith('上海市黄浦区西藏中路236号', undefined, expect.anything());
+    // The recipient's title and the place's tag: one of each, a second tap clears.
+    await userEvent.click(screen.getByTestId('addr-sex-female'));
+    expect(screen.getByTestId('addr-sex-female')).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByTestId('addr-sex-female')).toHaveTextContent('女士');
+    await userEvent.click(screen.getByTestId('addr-tag-home'));
+    await userEvent.click(screen.getByTestId('addr-tag-company'));
+    expect(screen.getByTestId('addr-tag-home')).toHaveAttribute('aria-checked', 'false');
+    expect(screen.getByTestId('addr-tag-company')).toHaveTextContent('公司');
     await userEvent.click(screen.getByTestId('addr-save'));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
-    expect(posted).toMatchObject({ name: '张三', phone: '13812345678', houseNumber: '5楼501', lat: '31.231655', lng: '121.476213', cityName: '上海' });
+    expect(posted).toMatchObject({ name: '张三', phone: '13812345678', houseNumber: '5楼501', lat: '31.231655', lng: '121.476213', cityName: '上海', sex: 'female', tag: 'company' });
   });
 
   it('shows every server field error under its field (lat under the address)', async () => {

@@ -61,7 +61,14 @@ interface Draft {
   provinceName: string | null;
   countyName: string | null;
   isDefault: boolean;
+  /** male / female, '' not said. */
+  sex: string;
+  /** home / company / school, '' none. */
+  tag: string;
 }
+
+export const SEXES = ['male', 'female'] as const;
+export const TAGS = ['home', 'company', 'school'] as const;
 
 function fromAddress(a: Address | null): Draft {
   return {
@@ -75,7 +82,31 @@ function fromAddress(a: Address | null): Draft {
     provinceName: a?.provinceName ?? null,
     countyName: a?.countyName ?? null,
     isDefault: a?.isDefault ?? false,
+    sex: a?.sex ?? '',
+    tag: a?.tag ?? '',
   };
+}
+
+/** One choice of a chip row; a second tap on the chosen one clears it (both are optional). */
+function Chips<V extends string>({ label, options, value, onChange, word, testId }: { label: string; options: readonly V[]; value: string; onChange: (v: string) => void; word: (v: V) => string; testId: string }) {
+  return (
+    <div className="addrform__chips" role="radiogroup" aria-label={label} data-testid={testId}>
+      <span className="addrform__chips-label">{label}</span>
+      {options.map((o) => (
+        <button
+          key={o}
+          type="button"
+          role="radio"
+          aria-checked={value === o}
+          className={`chip${value === o ? ' chip--on' : ''}`}
+          onClick={() => onChange(value === o ? '' : o)}
+          data-testid={`${testId}-${o}`}
+        >
+          {word(o)}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 export function AddressFields({ initial, searchTips, onSaved }: { initial: Address | null; searchTips: TipSearch; onSaved: (a: Address) => void }) {
@@ -151,6 +182,8 @@ export function AddressFields({ initial, searchTips, onSaved }: { initial: Addre
       provinceName: d.provinceName,
       countyName: d.countyName,
       isDefault: d.isDefault,
+      sex: d.sex || null,
+      tag: d.tag || null,
     };
     setBusy(true);
     try {
@@ -206,6 +239,7 @@ export function AddressFields({ initial, searchTips, onSaved }: { initial: Addre
 
       <section className="addrform__card">
         <FormField label={t('address.contact')} value={d.name} onChange={(v) => set('name', v)} error={errors.name} placeholder={t('address.contactPlaceholder')} maxLength={CONTACT_MAX + 4} testId="addr-name" />
+        <Chips label={t('address.sex')} options={SEXES} value={d.sex} onChange={(v) => set('sex', v)} word={(v) => t(`address.sex.${v}`)} testId="addr-sex" />
         <FormField label={t('address.mobile')} value={d.phone} onChange={(v) => set('phone', v)} error={errors.phone} placeholder={t('address.mobilePlaceholder')} inputMode="numeric" maxLength={13} testId="addr-phone" />
         <div className="addrform__base">
           <FormField
@@ -238,6 +272,7 @@ export function AddressFields({ initial, searchTips, onSaved }: { initial: Addre
           )}
         </div>
         <FormField label={t('address.house')} value={d.houseNumber} onChange={(v) => set('houseNumber', v)} error={errors.houseNumber} placeholder={t('address.housePlaceholder')} maxLength={HOUSE_MAX} testId="addr-house" />
+        <Chips label={t('address.tag')} options={TAGS} value={d.tag} onChange={(v) => set('tag', v)} word={(v) => t(`address.tag.${v}`)} testId="addr-tag" />
         <label className="switchrow">
           <span>{t('address.setAsDefault')}</span>
           <input type="checkbox" role="switch" className="switch" checked={d.isDefault} onChange={(e) => set('isDefault', e.target.checked)} data-testid="addr-default" />

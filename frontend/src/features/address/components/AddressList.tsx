@@ -1,3 +1,4 @@
+import { AddressTagBadge, useRecipient } from '@/components/AddressWho';
 import { useState } from 'react';
 import { Dialog } from '@/components/Dialog';
 import { Empty } from '@/components/Empty';
@@ -25,6 +26,7 @@ const TOAST_MS = 2000;
 
 export function AddressList({ mode, onAdd, onEdit, onChosen }: AddressListProps) {
   const t = useT();
+  const recipient = useRecipient();
   const [version, setVersion] = useState(0);
   const q = useQuery(`addresses:${version}`, (signal) => listAddresses(signal));
   const selected = useSelectedAddress((s) => s.address);
@@ -75,12 +77,13 @@ export function AddressList({ mode, onAdd, onEdit, onChosen }: AddressListProps)
                       </span>
                     )}
                     {isSelected && mode === 'select' && <span className="badge badge--ok">{t('address.selected')}</span>}
+                    <AddressTagBadge tag={a.tag} testId={`address-${a.id}-tag`} />
                     <strong className="acard__addr">
                       {a.baseAddress} {a.houseNumber}
                     </strong>
                   </span>
-                  <span className="acard__who">
-                    {a.name} {a.phone}
+                  <span className="acard__who" data-testid={`address-${a.id}-who`}>
+                    {recipient(a)} {a.phone}
                   </span>
                   {a.illegal && (
                     <span className="acard__warn acard__warn--danger" data-testid={`address-${a.id}-illegal`}>

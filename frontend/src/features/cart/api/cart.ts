@@ -39,7 +39,7 @@ export function clearUnavailable(): Promise<Cart> {
   return apiPost<Cart>('/cart/clear-unavailable');
 }
 
-/** menu, search and orderSubmit check the cart; on orderSubmit an empty or all-disabled cart is errCode -4. */
+/** menu, search and orderSubmit check the cart; on orderSubmit an empty or all-disabled cart is errCode -20. */
 export function verifyCart(pageType: CartPageType | string): Promise<CartVerifyReply> {
   return apiPost<CartVerifyReply>('/cart/verify', { pageType });
 }

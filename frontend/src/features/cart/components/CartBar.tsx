@@ -20,6 +20,8 @@ export interface CartBarProps {
   pageName?: 'menu' | 'search';
   /** The cart passed the checkout checks (POST /cart/verify orderSubmit): go to /order/submit. */
   onCheckout: () => void;
+  /** Open the sheet at once (the home page's cart card). */
+  initialOpen?: boolean;
 }
 
 /**
@@ -27,13 +29,13 @@ export interface CartBarProps {
  * sheet (lines, promotions, disabled items). Reads the cart on mount and when the store changes, and
  * keeps it live (socket) while shown.
  */
-export function CartBar({ storeCode, pageName = 'menu', onCheckout }: CartBarProps) {
+export function CartBar({ storeCode, pageName = 'menu', onCheckout, initialOpen = false }: CartBarProps) {
   const t = useT();
   const cart = useCart((s) => s.cart);
   const status = useCart((s) => s.status);
   const busy = useCart((s) => s.busy);
   const verify = useCart((s) => s.verify);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initialOpen);
 
   useEffect(() => startCartLive(), []);
   // Read on mount and when the store changes; again whenever nothing is known (after a logout).

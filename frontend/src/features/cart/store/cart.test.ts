@@ -145,7 +145,7 @@ describe('cart actions', () => {
   it('answers the server refusal, and shows a fresh cart an error still carries', async () => {
     mockApi({
       'POST /cart/items': () => ({ status: 400, body: { errCode: '400', errMsg: '该商品暂不可售', data: null } }),
-      'POST /cart/verify': () => ({ status: 400, body: { errCode: '-4', errMsg: '购物车中没有有效商品', data: makeCart({ items: [], shoppingCarVersion: 9 }) } }),
+      'POST /cart/verify': () => ({ status: 400, body: { errCode: '-20', errMsg: '购物车中没有有效商品', data: makeCart({ items: [], shoppingCarVersion: 9 }) } }),
     });
     const r = await useCart.getState().add([{ productCode: 'SD010', selection: sel() }]);
     expect(r).toMatchObject({ ok: false });

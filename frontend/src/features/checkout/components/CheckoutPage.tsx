@@ -1,3 +1,4 @@
+import { AddressTagBadge, useRecipient } from '@/components/AddressWho';
 import { useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Empty } from '@/components/Empty';
@@ -116,6 +117,7 @@ function CheckoutForm({
 }: CheckoutPageProps & { cart: Cart }) {
   const t = useT();
   const lang = useLang();
+  const recipient = useRecipient();
   const [remark, setRemark] = useState('');
   const [contactless, setContactless] = useState(false);
   const [tableware, setTableware] = useState(1);
@@ -229,10 +231,10 @@ function CheckoutForm({
               {address ? (
                 <span className="co-addr__main">
                   <strong className="co-addr__line">
-                    {address.baseAddress} {address.houseNumber}
+                    <AddressTagBadge tag={address.tag} testId="checkout-address-tag" /> {address.baseAddress} {address.houseNumber}
                   </strong>
-                  <span className="co-addr__who">
-                    {address.name} {address.phone}
+                  <span className="co-addr__who" data-testid="checkout-address-who">
+                    {recipient(address)} {address.phone}
                   </span>
                   {address.illegal ? (
                     <span className="co-addr__warn">

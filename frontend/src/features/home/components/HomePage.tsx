@@ -42,6 +42,8 @@ export interface HomePageProps {
   /** Popular products of the current store (composed in by the app). */
   picks?: HomePick[];
   onOpenProduct?: (code: string) => void;
+  /** What is under way (the order in progress, the cart), composed in by the app after first paint. */
+  now?: ReactNode;
 }
 
 export function HomePage({
@@ -57,6 +59,7 @@ export function HomePage({
   navItems = NAV_ITEMS,
   picks,
   onOpenProduct,
+  now,
 }: HomePageProps) {
   const t = useT();
   const lang = useLang();
@@ -106,6 +109,7 @@ export function HomePage({
         <p>{t('app.slogan')}</p>
       </section>
 
+      {now}
       <section className="start" aria-label={t('home.startTitle')}>
         <button type="button" className="start__btn start__btn--delivery" onClick={() => onStart(0)} disabled={!canDeliver} data-testid="start-delivery">
           <span className="start__icon">

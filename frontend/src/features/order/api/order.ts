@@ -1,4 +1,5 @@
 import { apiGet, apiPost } from '@/lib/api';
+import { getLang } from '@/lib/i18n';
 import { emitWithAck } from '@/lib/socket';
 import type { OrderDetail, OrderPage, ReorderReply } from '@/lib/api/types';
 import type { OrderListFilter } from '@/lib/orders';
@@ -45,7 +46,12 @@ export interface WatchAck {
   order?: OrderDetail;
 }
 
-/** `order:watch` over "/": joins the order's room and answers the snapshot. */
+/**
+ * `order:watch` over "/": joins the order's room and answers the snapshot, in the app's language
+ * now (`lang`, as Accept-Language is on every REST call: the socket's handshake may be older than
+ * a language switch).
+ */
 export function watchOrder(orderNo: string, viewToken?: string | null): Promise<WatchAck> {
-  return emitWithAck<WatchAck>('/', 'order:watch', viewToken ? { orderNo, viewToken } : { orderNo }, WATCH_ACK_TIMEOUT_MS);
+  const lang = getLang();
+  return emitWithAck<WatchAck>('/', 'order:watch', viewToken ? { orderNo, viewToken, lang } : { orderNo, lang }, WATCH_ACK_TIMEOUT_MS);
 }

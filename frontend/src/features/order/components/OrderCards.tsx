@@ -103,7 +103,10 @@ export function OrderLinesCard({ order }: { order: OrderDetail }) {
     <section className="ost-card" aria-label={t('checkout.items')}>
       <ul className="ost-lines" data-testid="order-lines">
         {lines.map((line, i) => {
-          const opts = itemOptions(line, t);
+          // The options in the reader's language (the server names them from the codes); lines
+          // kept before that show the words they were ordered with.
+          const named = (order.lineOptions ?? []).find((o) => o.lineId === line.id);
+          const opts = named ? named.options : itemOptions(line, t);
           const price = toFen(line.countPrice ?? 0);
           return (
             <li key={line.id ?? i} className="ost-line">
@@ -137,15 +140,95 @@ export function OrderLinesCard({ order }: { order: OrderDetail }) {
   );
 }
 
+/**
+ * The remark: the contactless note in the reader's words (the order keeps the store's Chinese
+ * note in front of the text, for the kitchen), then the customer's own words.
+ */
 export function RemarkCard({ order }: { order: OrderDetail }) {
   const t = useT();
-  if (!order.remark) return null;
+  const text = order.remarkText ?? order.remark;
+  if (!text && !order.contactless) return null;
   return (
     <section className="ost-card">
-      <div className="ost-row">
+      <div className="ost-row" data-testid="order-remark">
         <span>{t('checkout.remark')}</span>
-        <span>{order.remark}</span>
+        <span>
+          {order.contactless ? <strong className="ost-row__tag">{t('order.contactless')}</strong> : null}
+          {order.contactless && text ? ' ' : null}
+          {text ? <span data-user-text="">{text}</span> : null}
+        </span>
       </div>
+    </section>
+  );
+}
+
+/** The attempt that paid the order (or, unpaid, the latest). */
+function settledPayment(order: OrderDetail) {
+  return order.payment ?? null;
+}
+
+/** How the order was paid and when (online); cash on delivery says so. */
+export function PaymentCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const payment = settledPayment(order);
+  const offline = order.paymentType === 'offline';
+  const method = offline ? 'offline' : payment?.method;
+  if (!method) return null;
+  return (
+    <section className="ost-card" data-testid="order-payment">
+      <h2 className="ost-card__title">{t('order.payment.title')}</h2>
+      <div className="ost-row">
+        <span>{t('order.payment.method')}</span>
+        <span data-testid="order-payment-method">{t(`pay.method.${method}` as MessageKey)}</span>
+      </div>
+      {order.paidAt ? (
+        <div className="ost-row">
+          <span>{t('order.payment.at')}</span>
+          <span data-testid="order-paid-at">{formatDateTime(order.paidAt)}</span>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * A refused or cancelled paid order: the store's reason, then where the money stands —
+ * refunding (automatic: nothing to do), failed (still retried; the store's phone), refunded.
+ * No button: the server makes the refund and retries it by itself.
+ */
+export function RefundCard({ order }: { order: OrderDetail }) {
+  const t = useT();
+  const payment = settledPayment(order);
+  const state = payment?.refundState ?? null;
+  const reason = order.state === 2 ? order.refusalReason : null;
+  if (!reason && !state) return null;
+  return (
+    <section className="ost-card" data-testid="order-refund-card" data-refund={state ?? ''}>
+      {reason ? (
+        <div className="ost-row" data-testid="order-refusal-reason">
+          <span>{t('order.refusal.reason')}</span>
+          <span data-user-text="">{reason}</span>
+        </div>
+      ) : null}
+      {state && payment ? (
+        <div className={`ost-refund-state ost-refund-state--${state}`}>
+          <div className="ost-row">
+            <span>{t('order.refundState.title')}</span>
+            <strong data-testid="order-refund-state">
+              {t(state === 'refunded' ? 'order.refundState.refunded' : state === 'failed' ? 'order.refundState.failed' : 'order.refundState.refunding')} {formatFen(toFen(payment.amount))}
+            </strong>
+          </div>
+          <p className="ost-refund-state__hint">
+            {t(state === 'refunded' ? 'order.refundState.refundedHint' : state === 'failed' ? 'order.refundState.failedHint' : 'order.refundState.refundingHint')}
+            {state === 'failed' && order.storeTel ? (
+              <a className="ost-store__tel" href={telHref(order.storeTel)} data-testid="order-refund-tel">
+                <PhoneIcon />
+                <span>{order.storeTel}</span>
+              </a>
+            ) : null}
+          </p>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { formatDateTime } from '@/utils/time';
 import { getOrder } from '../api/order';
 import { refundedAttempts, refundStateKey } from '../refunds';
 import { isCancelledState, orderStateLabel, orderStateTone, stepLabelKey } from '../labels';
-import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard } from './OrderCards';
+import { InvoiceCard, OrderInfoCard, OrderLinesCard, PaymentCard, RefundCard, RemarkCard, StoreCard } from './OrderCards';
 import { Stars } from './Stars';
 import { ArrivalLine } from './StepTracker';
 import './Order.css';
@@ -54,16 +54,18 @@ function InfoView({ order }: { order: OrderDetail }) {
     <div className="ost__body">
       <section className={`ost-head ost-head--${orderStateTone(order.state)}`} data-testid="order-state" data-state={order.state}>
         <strong className="ost-head__state">{label}</strong>
-        {order.progressLabel && !isCancelledState(order.state) && order.state !== 5 && order.state !== 4 ? (
-          <span className="ost-head__hint">{order.progressLabel}</span>
+        {!isCancelledState(order.state) && order.state !== 5 && order.state !== 4 && order.progress !== 99 ? (
+          <span className="ost-head__hint">{t(stepLabelKey(order.progress, order.orderType))}</span>
         ) : null}
         {order.arrival && !isCancelledState(order.state) && order.state !== 5 && order.state !== 4 ? (
           <ArrivalLine arrival={order.arrival} orderType={order.orderType} />
         ) : null}
       </section>
+      <RefundCard order={order} />
       <StoreCard order={order} storeName={order.storeName || order.storeCode} />
       <OrderInfoCard order={order} />
       <OrderLinesCard order={order} />
+      <PaymentCard order={order} />
       <RemarkCard order={order} />
       <InvoiceCard order={order} />
       {refunds.length > 0 && (
@@ -91,6 +93,9 @@ function InfoView({ order }: { order: OrderDetail }) {
                 <span className="ohist__label">
                   {historyLabel(h, order.orderType, t)}
                   {ACTORS[h.actor] ? <small>{t(ACTORS[h.actor] as MessageKey)}</small> : null}
+                  {h.state === 2 && h.note ? <small data-testid={`history-${h.seq}-note`} data-user-text="">
+                      {h.note}
+                    </small> : null}
                 </span>
                 <time className="ohist__at" dateTime={new Date(h.at).toISOString()}>
                   {formatDateTime(h.at)}

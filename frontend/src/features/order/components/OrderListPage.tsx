@@ -133,7 +133,7 @@ function OrderCard({ order }: { order: OrderSummary }) {
   const names = order.items
     .slice(0, 2)
     .map((i) => `${i.name}×${i.quantity}`)
-    .join('、');
+    .join(t('common.listSep'));
   const type = order.orderType === 1 || order.orderType === 2 ? order.orderType : 0;
   const active = !isUnpaidState(order.state) && !isCancelledState(order.state) && order.state !== 8;
   return (

@@ -7,11 +7,11 @@ import { showToast } from '@/components/Toast';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { OrderDetail } from '@/lib/api/types';
-import { cancelOrder, refundOrder } from '../api/order';
+import { cancelOrder } from '../api/order';
 import { useOrderTracker } from '../hooks/useOrderTracker';
 import { isCancelledState, isClosedState, isUnpaidState, orderStateLabel, orderStateTone } from '../labels';
 import { stepIndex } from '../tracking';
-import { InvoiceCard, OrderInfoCard, OrderLinesCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
+import { InvoiceCard, OrderInfoCard, OrderLinesCard, RefundCard, RemarkCard, StoreCard, orderTypeOf } from './OrderCards';
 import { RefundFailedDialog, refundFailure } from './RefundFailedDialog';
 import { ArrivalLine, LiveChip, StepTracker } from './StepTracker';
 import './Order.css';
@@ -131,8 +131,6 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
   const showSteps = !unpaid && (!cancelled || reached);
   // The server's arrival: the promise while it runs, the booked time, or when it was delivered.
   const arrival = !unpaid && !cancelled ? (order.arrival ?? null) : null;
-  // A cancelled or refused paid order whose money is still with us: the refund failed before.
-  const refundable = owner && cancelled && !offline && order.payment?.state === 'paid';
 
   let hint = '';
   if (paying) hint = t('pay.processingHint');
@@ -148,21 +146,6 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
     try {
       onAdopt(await cancelOrder(order.orderNo));
       showToast(t('order.cancelled'), TOAST_MS);
-    } catch (e) {
-      const failure = refundFailure(e, order.storeTel);
-      if (failure) setRefundTel(failure.tel);
-      else showToast(e instanceof Error ? e.message : String(e), TOAST_MS);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const refund = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await refundOrder(order.orderNo);
-      showToast(t('order.refundDone'), TOAST_MS);
     } catch (e) {
       const failure = refundFailure(e, order.storeTel);
       if (failure) setRefundTel(failure.tel);
@@ -219,6 +202,7 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
         </section>
       )}
 
+      <RefundCard order={order} />
       <StoreCard order={order} storeName={storeName} />
       <OrderInfoCard order={order} />
       <OrderLinesCard order={order} />
@@ -229,11 +213,6 @@ function StatusView({ order, owner, storeName, payment, onPay, onContinue, onAdo
         {owner && order.canCancel && stepIndex(order.progress) < 0 && !closed && (
           <button type="button" className="btn btn--ghost" onClick={() => setConfirmCancel(true)} disabled={busy} data-testid="order-cancel">
             {t('order.cancel')}
-          </button>
-        )}
-        {refundable && (
-          <button type="button" className="btn btn--ghost" onClick={() => void refund()} disabled={busy} data-testid="order-refund">
-            {t('order.refund')}
           </button>
         )}
         {owner && (

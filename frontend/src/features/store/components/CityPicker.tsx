@@ -50,7 +50,6 @@ export function CityPicker({ onPick }: CityPickerProps) {
             {g.cities.map((c) => (
               <button key={c.cityCode} type="button" className="cities__item" onClick={() => onPick(c)} data-testid={`city-${c.cityCode}`}>
                 {name(c)}
-                {lang === 'zh' && <span className="cities__en">{c.cityNameEN}</span>}
               </button>
             ))}
           </section>
