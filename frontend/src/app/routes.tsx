@@ -38,6 +38,17 @@ const PersonalInfoPage = lazyRoute(account, 'PersonalInfoPage');
 const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
 const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
 
+const member = () => import('./routes/MemberRoutes');
+const JoinRoute = lazyRoute(member, 'JoinRoute');
+const MemberCenterRoute = lazyRoute(member, 'MemberCenterRoute');
+const PrivilegeRoute = lazyRoute(member, 'PrivilegeRoute');
+const BenefitsRoute = lazyRoute(member, 'BenefitsRoute');
+const NoticeRoute = lazyRoute(member, 'NoticeRoute');
+const SelectGiftRoute = lazyRoute(member, 'SelectGiftRoute');
+const PromotionCeremonyRoute = lazyRoute(member, 'PromotionCeremonyRoute');
+const PointsListRoute = lazyRoute(member, 'PointsListRoute');
+const DeductionGuidePage = lazyRoute(member, 'DeductionGuidePage');
+
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
 
@@ -52,7 +63,7 @@ const guarded = (el: ReactNode) => <RequireLogin>{el}</RequireLogin>;
 
 /**
  * The route table (spec ordering §2, account §2). Pages that need login (order submit, /my and
- * the address book, the order list and its pages) go through RequireLogin. Screens not built yet
+ * the address book, the order list and its pages, the member pages) go through RequireLogin. Screens not built yet
  * (coupons…) and unknown paths go home. The store tablet (/tablet) is a separate app in its own
  * layout, with its own staff session.
  */
@@ -88,6 +99,18 @@ export function AppRoutes() {
         <Route path="my/personalInfo/updateUserInfo" element={guarded(<UpdateUserInfoPage />)} />
         <Route path="my/personalInfo/updatePassword" element={guarded(<UpdatePasswordPage />)} />
         <Route path="my/personalInfo/cancellation" element={guarded(<CancellationRoute />)} />
+
+        <Route path="addMember" element={guarded(<JoinRoute />)} />
+        <Route path="my/member" element={<Navigate to="/my/member/index" replace />} />
+        <Route path="my/member/index" element={guarded(<MemberCenterRoute />)} />
+        <Route path="my/member/privilege" element={guarded(<PrivilegeRoute />)} />
+        <Route path="my/member/benefits" element={guarded(<BenefitsRoute />)} />
+        <Route path="my/member/memberIconBenefit" element={guarded(<BenefitsRoute />)} />
+        <Route path="my/member/notice" element={guarded(<NoticeRoute />)} />
+        <Route path="my/member/memberSelectGift" element={guarded(<SelectGiftRoute />)} />
+        <Route path="my/member/promotionCeremony" element={guarded(<PromotionCeremonyRoute />)} />
+        <Route path="my/integral/list" element={guarded(<PointsListRoute />)} />
+        <Route path="memberPointdeduction" element={guarded(<DeductionGuidePage />)} />
 
         <Route path="address" element={guarded(<AddressListRoute mode="manage" />)} />
         <Route path="address/select" element={guarded(<AddressListRoute mode="select" />)} />

@@ -13,6 +13,7 @@ export type BreakdownRow =
   | { kind: 'discount'; id: string; name: string; amount: Fen; level: 'line' | 'order' }
   | { kind: 'fee'; amount: Fen }
   | { kind: 'waived'; amount: Fen }
+  | { kind: 'points'; amount: Fen; points: number }
   | { kind: 'payable'; amount: Fen };
 
 const pick = (lang: Lang, cn: string, en: string) => (lang === 'en' ? en || cn : cn || en);
@@ -22,7 +23,15 @@ const pick = (lang: Lang, cn: string, en: string) => (lang === 'en' ? en || cn :
  * without, one row of the products' list amount (for pages whose item list shows each line's
  * list price × quantity already).
  */
-export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, withLines = true): BreakdownRow[] {
+export interface PointsLine {
+  /** What the points take off, in fen. */
+  fen: Fen;
+  points: number;
+  /** Whether the server's payable has them off already (an order); a cart's has not (checkout). */
+  inPayable: boolean;
+}
+
+export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, withLines = true, points?: PointsLine | null): BreakdownRow[] {
   const lines: BreakdownRow[] = b.lines.map((l) => ({
     kind: 'line',
     id: l.lineId,
@@ -40,7 +49,9 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
   const waived = toFen(b.deliveryFeeWaived);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
-  rows.push({ kind: 'payable', amount: toFen(b.payable) });
+  const pointsFen = points && points.fen > 0 ? points.fen : 0;
+  if (points && pointsFen > 0) rows.push({ kind: 'points', amount: pointsFen, points: points.points });
+  rows.push({ kind: 'payable', amount: toFen(b.payable) - (points && !points.inPayable ? pointsFen : 0) });
   return rows;
 }
 

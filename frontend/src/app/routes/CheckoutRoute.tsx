@@ -4,11 +4,13 @@ import { useAccount } from '@/features/account';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
+import { PointsToggle, pointsToUse, type CartPointsDeduction } from '@/features/member';
 import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/payment';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
 import { currentChannel } from '@/lib/channel';
-import type { Address, ReservationInput } from '@/lib/api/types';
+import type { Address, Cart, ReservationInput } from '@/lib/api/types';
+import { toFen } from '@/lib/money';
 import type { OrderType } from '@/lib/orders';
 
 /** Orders may only start from a cart that passes the server's check (errCode -4: empty, no valid items). */
@@ -18,6 +20,11 @@ const CART_INVALID = '-4';
 function firstUsable(list: Address[]): Address | null {
   const usable = list.filter((a) => !a.illegal);
   return usable.find((a) => a.isDefault && a.hasScope) ?? usable.find((a) => a.hasScope) ?? usable.find((a) => a.isDefault) ?? null;
+}
+
+/** The cart's points figures (issue 23): null for a non-member. */
+function cartPoints(cart: Cart | null): CartPointsDeduction | null {
+  return (cart as (Cart & { pointsDeduction?: CartPointsDeduction | null }) | null)?.pointsDeduction ?? null;
 }
 
 /**
@@ -73,6 +80,10 @@ export function CheckoutRoute() {
   };
 
   const userId = useAccount((s) => s.user?.id ?? null);
+  // Pay with points: the cart says how many may be used and what they save.
+  const [usePoints, setUsePoints] = useState(false);
+  const points = cartPoints(cart);
+  const pointsDeductions = pointsToUse(points, usePoints);
 
   return (
     <>
@@ -106,6 +117,9 @@ export function CheckoutRoute() {
         }}
         onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
         onBackToMenu={() => void navigate('/menu', { replace: true })}
+        pointsSlot={cart ? <PointsToggle deduction={points} on={usePoints} onChange={setUsePoints} disabled={busy} /> : null}
+        pointsDeductions={pointsDeductions}
+        pointsSaveFen={pointsDeductions > 0 ? toFen(points?.amount) : 0}
       />
       <PayHost flow={pay} />
     </>

@@ -94,4 +94,14 @@ export const en: Partial<Record<FirstScreenKey, string>> = {
   'order.comment.title': 'Rate your order',
 
   'tablet.title': 'Store orders',
+
+  'member.join.title': 'Join the club',
+  'member.center.title': 'Member centre',
+  'member.privilege.title': 'Privileges',
+  'member.benefits.title': 'Member benefits',
+  'member.notice.title': 'Rights overview',
+  'member.gift.title': 'Welcome gift',
+  'member.upgrade.title': 'Upgrade gift',
+  'points.list.title': 'Points detail',
+  'points.guide.title': 'Paying with points',
 };

@@ -14,10 +14,12 @@ import './Account.css';
 export interface MyPageProps {
   /** What else a logout clears (store, address, cart data): composed by the app. */
   onSignedOut?: () => void;
+  /** The member strip (level, points, the member centre) or the invitation to join: composed by the app. */
+  memberSlot?: ReactNode;
 }
 
 /** /my: the personal centre. */
-export function MyPage({ onSignedOut }: MyPageProps) {
+export function MyPage({ onSignedOut, memberSlot }: MyPageProps) {
   const t = useT();
   const navigate = useNavigate();
   const { user } = useMe();
@@ -59,7 +61,7 @@ export function MyPage({ onSignedOut }: MyPageProps) {
           <small>{t('my.points')}</small>
         </div>
       </section>
-      {!member && <p className="my__join">{t('my.joinHint')}</p>}
+      {memberSlot ? <div className="my__member">{memberSlot}</div> : !member && <p className="my__join">{t('my.joinHint')}</p>}
       <ul className="entries">
         <Entry icon={<UserIcon />} label={t('my.personalInfo')} onClick={() => void navigate('/my/personalInfo')} testId="entry-info" />
         <Entry icon={<PinIcon />} label={t('my.addresses')} onClick={() => void navigate('/address')} testId="entry-address" />
