@@ -21,20 +21,21 @@ export function pointsToFen(rule: DeductionRule, points: number): Fen {
 }
 
 /**
- * The most a member with `available` points may deduct from an order of `orderFen`: at most the
- * rule's share of the order, whole fen only, none below `minPoints`. The server decides at submit;
- * this is the same rule for the guide's examples.
+ * The most a member with `available` points may deduct from an order of `orderFen`, as the server
+ * computes it (actors domain/loyalty.rs `DeductionRule::usable`): the cap is the rule's share of
+ * the order in whole fen, turned into points; never more than the member has; only points that buy
+ * whole fen; none below `minPoints`. The server decides at submit; the guide's examples use this.
  */
 export function maxDeduction(rule: DeductionRule, available: number, orderFen: Fen): Deduction {
   if (rule.pointsPerYuan <= 0 || available <= 0 || orderFen <= 0) return { usablePoints: 0, amountFen: 0 };
-  // The share in basis points keeps the cap an integer (0.5 × 8990 = 4495 fen, never 4494.999…).
-  const capFen = Math.floor((orderFen * Math.round(rule.maxShareOfOrder * 10_000)) / 10_000);
-  const fromPoints = pointsToFen(rule, available);
-  const amountFen = Math.min(capFen, fromPoints);
-  // The fewest points that buy those fen.
-  const usablePoints = Math.min(available, Math.ceil((amountFen * rule.pointsPerYuan) / 100));
-  if (amountFen <= 0 || usablePoints < rule.minPoints) return { usablePoints: 0, amountFen: 0 };
-  return { usablePoints, amountFen };
+  // The share in thousandths keeps the cap an integer (0.5 × 8990 = 4495 fen, never 4494.999…).
+  const capFen = Math.floor((orderFen * Math.round(rule.maxShareOfOrder * 1000)) / 1000);
+  const capPoints = Math.floor((capFen * rule.pointsPerYuan) / 100);
+  const perFen = Math.max(1, Math.floor(rule.pointsPerYuan / 100));
+  let usable = Math.min(available, capPoints);
+  usable -= usable % perFen;
+  if (usable < rule.minPoints || usable <= 0) return { usablePoints: 0, amountFen: 0 };
+  return { usablePoints: usable, amountFen: pointsToFen(rule, usable) };
 }
 
 /** The guide's worked examples: an order amount and a balance each. */
