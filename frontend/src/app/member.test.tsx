@@ -72,6 +72,26 @@ describe('who may see the member pages', () => {
   });
 });
 
+describe('the member chunk', () => {
+  it('titles its pages itself, in the language shown', async () => {
+    api();
+    logIn();
+    renderApp('/my/integral/list');
+    await screen.findByTestId('points-summary');
+    await waitFor(() => expect(document.title).toBe('积分明细 · 比萨快送'));
+    act(() => useI18n.setState({ lang: 'en' }));
+    await waitFor(() => expect(document.title).toBe('Points detail · Pizza Dash'));
+  });
+
+  it('sends an unknown member path to the member centre', async () => {
+    api();
+    logIn();
+    renderApp('/my/member/taskCenter');
+    await waitFor(() => expect(pathNow()).toBe('/my/member/index'));
+    expect(await screen.findByTestId('member-card')).toBeInTheDocument();
+  });
+});
+
 describe('/addMember', () => {
   it('shows the agreement, refuses without the tick, joins with its version, then offers the welcome gift', async () => {
     let joined: unknown = null;

@@ -5,6 +5,8 @@ export interface RouteMeta {
   level: number;
   title: MessageKey | null;
   pageCode: string;
+  /** The page sets the document title itself (its words come with its chunk). */
+  ownTitle?: boolean;
 }
 
 export function routeMeta(pathname: string): RouteMeta {
@@ -19,6 +21,10 @@ export function routeMeta(pathname: string): RouteMeta {
   if (pathname === '/order/info') return { level: 3, title: 'order.info.title', pageCode: 'orderInfo' };
   if (pathname === '/order/oneMoreOrder') return { level: 3, title: 'order.again', pageCode: 'oneMoreOrder' };
   if (pathname === '/order/comment') return { level: 4, title: 'order.comment.title', pageCode: 'orderComment' };
+  if (isMemberPath(pathname)) {
+    const code = pathname.slice(pathname.lastIndexOf('/') + 1);
+    return { level: code === 'index' || code === 'addMember' ? 3 : 4, title: null, pageCode: code, ownTitle: true };
+  }
   const account = ACCOUNT[pathname];
   if (account) return account;
   return { level: 1, title: null, pageCode: '' };
@@ -35,19 +41,14 @@ const ACCOUNT: Record<string, RouteMeta> = {
   '/my/personalInfo/updateUserInfo': { level: 4, title: 'info.updateTitle', pageCode: 'updateUserInfo' },
   '/my/personalInfo/updatePassword': { level: 4, title: 'password.title', pageCode: 'updatePassword' },
   '/my/personalInfo/cancellation': { level: 4, title: 'cancel.title', pageCode: 'cancellation' },
-  '/addMember': { level: 3, title: 'member.join.title', pageCode: 'addMember' },
-  '/my/member/index': { level: 3, title: 'member.center.title', pageCode: 'memberIndex' },
-  '/my/member/privilege': { level: 4, title: 'member.privilege.title', pageCode: 'memberPrivilege' },
-  '/my/member/benefits': { level: 4, title: 'member.benefits.title', pageCode: 'memberBenefits' },
-  '/my/member/memberIconBenefit': { level: 4, title: 'member.benefits.title', pageCode: 'memberIconBenefit' },
-  '/my/member/notice': { level: 4, title: 'member.notice.title', pageCode: 'memberNotice' },
-  '/my/member/memberSelectGift': { level: 4, title: 'member.gift.title', pageCode: 'memberSelectGift' },
-  '/my/member/promotionCeremony': { level: 4, title: 'member.upgrade.title', pageCode: 'promotionCeremony' },
-  '/my/integral/list': { level: 4, title: 'points.list.title', pageCode: 'integralList' },
-  '/memberPointdeduction': { level: 4, title: 'points.guide.title', pageCode: 'memberPointdeduction' },
   '/address': { level: 3, title: 'address.title', pageCode: 'address' },
   '/address/select': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },
   '/selectAddress': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },
   '/address/add': { level: 4, title: 'address.addTitle', pageCode: 'addAddress' },
   '/address/update': { level: 4, title: 'address.editTitle', pageCode: 'updateAddress' },
 };
+
+/** The member pages (issue 23): /addMember, /my/member/…, /my/integral/list, /memberPointdeduction. */
+function isMemberPath(pathname: string): boolean {
+  return pathname.startsWith('/my/member/') || pathname === '/addMember' || pathname === '/my/integral/list' || pathname === '/memberPointdeduction';
+}

@@ -38,16 +38,8 @@ const PersonalInfoPage = lazyRoute(account, 'PersonalInfoPage');
 const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
 const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
 
-const member = () => import('./routes/MemberRoutes');
-const JoinRoute = lazyRoute(member, 'JoinRoute');
-const MemberCenterRoute = lazyRoute(member, 'MemberCenterRoute');
-const PrivilegeRoute = lazyRoute(member, 'PrivilegeRoute');
-const BenefitsRoute = lazyRoute(member, 'BenefitsRoute');
-const NoticeRoute = lazyRoute(member, 'NoticeRoute');
-const SelectGiftRoute = lazyRoute(member, 'SelectGiftRoute');
-const PromotionCeremonyRoute = lazyRoute(member, 'PromotionCeremonyRoute');
-const PointsListRoute = lazyRoute(member, 'PointsListRoute');
-const DeductionGuidePage = lazyRoute(member, 'DeductionGuidePage');
+// The member pages pick their page from the path inside their chunk (the entry holds four routes).
+const MemberPages = lazyRoute(() => import('./routes/MemberRoutes'), 'MemberPages');
 
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
@@ -100,17 +92,10 @@ export function AppRoutes() {
         <Route path="my/personalInfo/updatePassword" element={guarded(<UpdatePasswordPage />)} />
         <Route path="my/personalInfo/cancellation" element={guarded(<CancellationRoute />)} />
 
-        <Route path="addMember" element={guarded(<JoinRoute />)} />
-        <Route path="my/member" element={<Navigate to="/my/member/index" replace />} />
-        <Route path="my/member/index" element={guarded(<MemberCenterRoute />)} />
-        <Route path="my/member/privilege" element={guarded(<PrivilegeRoute />)} />
-        <Route path="my/member/benefits" element={guarded(<BenefitsRoute />)} />
-        <Route path="my/member/memberIconBenefit" element={guarded(<BenefitsRoute />)} />
-        <Route path="my/member/notice" element={guarded(<NoticeRoute />)} />
-        <Route path="my/member/memberSelectGift" element={guarded(<SelectGiftRoute />)} />
-        <Route path="my/member/promotionCeremony" element={guarded(<PromotionCeremonyRoute />)} />
-        <Route path="my/integral/list" element={guarded(<PointsListRoute />)} />
-        <Route path="memberPointdeduction" element={guarded(<DeductionGuidePage />)} />
+        <Route path="addMember" element={guarded(<MemberPages />)} />
+        <Route path="my/member/*" element={guarded(<MemberPages />)} />
+        <Route path="my/integral/list" element={guarded(<MemberPages />)} />
+        <Route path="memberPointdeduction" element={guarded(<MemberPages />)} />
 
         <Route path="address" element={guarded(<AddressListRoute mode="manage" />)} />
         <Route path="address/select" element={guarded(<AddressListRoute mode="select" />)} />

@@ -1,7 +1,9 @@
-import { useSearchParams } from 'react-router';
+import type { ComponentType } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { useAccount } from '@/features/account';
 import {
   BenefitsPage,
+  DeductionGuidePage,
   JoinPage,
   MemberCenterPage,
   NoticePage,
@@ -12,9 +14,9 @@ import {
   isLedgerFilter,
 } from '@/features/member';
 
-// The member pages (issue 23): one chunk, reached from /my, checkout and the guide. Each is given
-// the logged-in user (the route table sends visitors to /login first).
-export { DeductionGuidePage } from '@/features/member';
+// The member pages (issue 23): one chunk, reached from /my, checkout and the guide. The route
+// table holds four routes to it (and sends visitors to /login); the page is chosen here by path,
+// so the entry carries neither their table nor their titles. Each page is given the logged-in user.
 
 function useWho(): number | string {
   return useAccount((s) => s.user?.id ?? s.token ?? '');
@@ -58,4 +60,24 @@ export function PointsListRoute() {
   const [params] = useSearchParams();
   const kind = params.get('kind');
   return <PointsListPage who={useWho()} initialKind={isLedgerFilter(kind) ? kind : 'all'} />;
+}
+
+const PAGES: Record<string, ComponentType> = {
+  '/addMember': JoinRoute,
+  '/my/member/index': MemberCenterRoute,
+  '/my/member/privilege': PrivilegeRoute,
+  '/my/member/benefits': BenefitsRoute,
+  '/my/member/memberIconBenefit': BenefitsRoute,
+  '/my/member/notice': NoticeRoute,
+  '/my/member/memberSelectGift': SelectGiftRoute,
+  '/my/member/promotionCeremony': PromotionCeremonyRoute,
+  '/my/integral/list': PointsListRoute,
+  '/memberPointdeduction': DeductionGuidePage,
+};
+
+/** The member page of the path; any other /my/member/… path is the member centre. */
+export function MemberPages() {
+  const { pathname } = useLocation();
+  const Page = PAGES[pathname.replace(/\/+$/, '')];
+  return Page ? <Page /> : <Navigate to="/my/member/index" replace />;
 }

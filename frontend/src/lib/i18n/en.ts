@@ -95,13 +95,4 @@ export const en: Partial<Record<FirstScreenKey, string>> = {
 
   'tablet.title': 'Store orders',
 
-  'member.join.title': 'Join the club',
-  'member.center.title': 'Member centre',
-  'member.privilege.title': 'Privileges',
-  'member.benefits.title': 'Member benefits',
-  'member.notice.title': 'Rights overview',
-  'member.gift.title': 'Welcome gift',
-  'member.upgrade.title': 'Upgrade gift',
-  'points.list.title': 'Points detail',
-  'points.guide.title': 'Paying with points',
 };

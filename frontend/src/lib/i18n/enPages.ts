@@ -780,4 +780,13 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'order.points': 'Points used',
   'order.pointsValue': '{points} points, {amount} off',
   'breakdown.pointsN': '{n} points',
+  'member.join.title': 'Join the club',
+  'member.center.title': 'Member centre',
+  'member.privilege.title': 'Privileges',
+  'member.benefits.title': 'Member benefits',
+  'member.notice.title': 'Rights overview',
+  'member.gift.title': 'Welcome gift',
+  'member.upgrade.title': 'Upgrade gift',
+  'points.list.title': 'Points detail',
+  'points.guide.title': 'Paying with points',
 };

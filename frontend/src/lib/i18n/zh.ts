@@ -97,15 +97,6 @@ export const zh = {
 
   'tablet.title': '门店接单',
 
-  'member.join.title': '加入会员',
-  'member.center.title': '会员中心',
-  'member.privilege.title': '会员特权',
-  'member.benefits.title': '会员权益',
-  'member.notice.title': '权益总览',
-  'member.gift.title': '入会礼',
-  'member.upgrade.title': '升级礼',
-  'points.list.title': '积分明细',
-  'points.guide.title': '积分抵扣说明',
 };
 
 export type FirstScreenKey = keyof typeof zh;

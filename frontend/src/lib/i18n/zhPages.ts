@@ -782,6 +782,15 @@ export const zhPages = {
   'order.points': '积分抵扣',
   'order.pointsValue': '{points} 积分，抵 {amount}',
   'breakdown.pointsN': '{n} 积分',
+  'member.join.title': '加入会员',
+  'member.center.title': '会员中心',
+  'member.privilege.title': '会员特权',
+  'member.benefits.title': '会员权益',
+  'member.notice.title': '权益总览',
+  'member.gift.title': '入会礼',
+  'member.upgrade.title': '升级礼',
+  'points.list.title': '积分明细',
+  'points.guide.title': '积分抵扣说明',
 };
 
 export type PageKey = keyof typeof zhPages;

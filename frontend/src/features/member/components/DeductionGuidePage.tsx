@@ -6,12 +6,14 @@ import { formatFen } from '@/lib/money';
 import { getDeductionRule } from '../api/members';
 import type { DeductionRule } from '../api/contract';
 import { guideExamples } from '../points';
+import { usePageTitle } from './usePageTitle';
 import './Member.css';
 
 /** /memberPointdeduction: the rate, the cap, the minimum and worked examples, all from GET /points/deduction-rule. */
 export function DeductionGuidePage() {
   const t = useT();
   const q = useQuery('points-deduction-rule', (signal) => getDeductionRule(signal));
+  usePageTitle(t('points.guide.title'));
   return (
     <div className="mpage">
       <Header title={t('points.guide.title')} fallback="/my/member/index" />

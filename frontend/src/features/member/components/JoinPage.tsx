@@ -9,6 +9,7 @@ import { useLang, useT } from '@/lib/i18n';
 import { getAgreement, getGifts, joinClub } from '../api/members';
 import { CoinIcon, CrownIcon, GiftIcon } from './icons';
 import { useMember } from './useMember';
+import { usePageTitle } from './usePageTitle';
 import './Member.css';
 
 const ERROR_TOAST_MS = 3000;
@@ -28,6 +29,7 @@ export function JoinPage({ who, onJoined }: JoinPageProps) {
   const lang = useLang();
   const navigate = useNavigate();
   const member = useMember(who);
+  usePageTitle(t('member.join.title'));
   const agreement = useQuery(`member-agreement:${lang}`, (signal) => getAgreement(signal));
   const [accepted, setAccepted] = useState(false);
   const [showError, setShowError] = useState(false);

@@ -5,6 +5,7 @@ import { useT } from '@/lib/i18n';
 import type { MemberDetail } from '../api/contract';
 import { JoinInvite } from './JoinInvite';
 import { useMember } from './useMember';
+import { usePageTitle } from './usePageTitle';
 import './Member.css';
 
 export interface MemberShellProps {
@@ -21,6 +22,7 @@ export interface MemberShellProps {
 export function MemberShell({ title, who, children, fallback = '/my/member/index', variant = 'light' }: MemberShellProps) {
   const t = useT();
   const q = useMember(who);
+  usePageTitle(title);
   return (
     <div className="mpage">
       <Header title={title} fallback={fallback} variant={variant} />
