@@ -56,10 +56,13 @@ export function MyPage({ onSignedOut, memberSlot }: MyPageProps) {
             {member ? (user?.loyaltyLevel ? t('my.member', { n: user.loyaltyLevel }) : t('my.memberNoLevel')) : t('my.notMember')}
           </span>
         </div>
-        <div className="my__points">
-          <strong data-testid="my-points">{member ? (user?.userfulPoint ?? 0) : 0}</strong>
-          <small>{t('my.points')}</small>
-        </div>
+        {/* With the member strip composed in, the points are there (with the pending ones). */}
+        {!memberSlot && (
+          <div className="my__points">
+            <strong data-testid="my-points">{member ? (user?.userfulPoint ?? 0) : 0}</strong>
+            <small>{t('my.points')}</small>
+          </div>
+        )}
       </section>
       {memberSlot ? <div className="my__member">{memberSlot}</div> : !member && <p className="my__join">{t('my.joinHint')}</p>}
       <ul className="entries">

@@ -362,7 +362,7 @@ function CheckoutForm({
         </section>
 
         {pointsSlot && (
-          <section className="co-card" aria-label={t('points.toggle.label')} data-testid="checkout-points">
+          <section className="co-card co-card--points" aria-label={t('points.toggle.label')} data-testid="checkout-points">
             {pointsSlot}
           </section>
         )}

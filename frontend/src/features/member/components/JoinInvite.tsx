@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { useT } from '@/lib/i18n';
 import { GiftIcon } from './icons';
+import './Member.css';
 
 /** What a logged-in non-member sees wherever points would show: the way to join. */
 export function JoinInvite({ compact = false }: { compact?: boolean }) {

@@ -3,6 +3,7 @@ import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { CartPointsDeduction } from '../api/contract';
 import { JoinInvite } from './JoinInvite';
+import './Member.css';
 
 export interface PointsToggleProps {
   /** The cart's pointsDeduction (null: not a member). */
