@@ -73,6 +73,7 @@ export function GiftCard({ gift, onClaimed }: GiftCardProps) {
               disabled={!open}
               onClick={() => setChoice(o.optionId)}
               data-testid={`gift-option-${o.optionId}`}
+              data-type={o.type}
             >
               <strong className="mgift__name">{o.name}</strong>
               <small>{o.type === 'points' ? t('member.gift.points', { n: o.points ?? 0 }) : t('member.gift.product')}</small>
