@@ -658,6 +658,7 @@ export const enPages: Partial<Record<PageKey, string>> = {
 
   'member.invite.title': 'Join the club',
   'member.invite.text': 'Earn points on every order, pay with them, and get a gift when you join',
+  'member.invite.compact': 'Earn points on this order, pay with them next time',
   'member.invite.join': 'Join now',
   'member.join.heading': 'Join and every order counts',
   'member.join.perk.points': 'Points on every yuan, spent as cash at checkout',

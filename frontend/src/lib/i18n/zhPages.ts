@@ -660,6 +660,7 @@ export const zhPages = {
 
   'member.invite.title': '加入会员',
   'member.invite.text': '消费得积分，积分当钱花，入会即送好礼',
+  'member.invite.compact': '本单即可赚积分，下次抵现金',
   'member.invite.join': '立即加入',
   'member.join.heading': '成为会员，每一单都更值',
   'member.join.perk.points': '消费1元得积分，下单可抵现金',

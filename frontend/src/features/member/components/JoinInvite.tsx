@@ -12,7 +12,7 @@ export function JoinInvite({ compact = false }: { compact?: boolean }) {
       <GiftIcon className="mjoin-invite__icon" />
       <div className="mjoin-invite__text">
         <strong>{t('member.invite.title')}</strong>
-        {!compact && <span>{t('member.invite.text')}</span>}
+        <span>{t(compact ? 'member.invite.compact' : 'member.invite.text')}</span>
       </div>
       <button type="button" className="btn btn--primary btn--sm" onClick={() => void navigate('/addMember')} data-testid="member-invite-join">
         {t('member.invite.join')}
