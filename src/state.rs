@@ -49,6 +49,10 @@ pub struct AppState {
     /// One OrderSession actor per active order.
     pub orders: Arc<OrderRegistry>,
     pub payments: Arc<PaymentService>,
+    /// The member club and the points ledger (issue 23).
+    pub loyalty: actors::loyalty::Loyalty,
+    /// `[loyalty] sweep_ms`.
+    pub loyalty_sweep_ms: u64,
     /// What each store's staff set live: status, notice, sold-out products.
     pub stores: Arc<StoreBoards>,
     /// Which stores have a tablet online, across nodes.

@@ -14,6 +14,7 @@ mod health;
 mod helpers;
 mod invoice;
 mod kitchen;
+mod loyalty;
 mod menu;
 mod metrics;
 mod nodes;

@@ -6,12 +6,15 @@
 pub mod addresses;
 pub mod carts;
 pub mod catalogue;
+pub mod gifts;
 pub mod consents;
 pub mod idempotency;
 pub mod locks;
 pub mod login_failures;
+pub mod members;
 pub mod orders;
 pub mod payments;
+pub mod points;
 pub mod sessions;
 pub mod sms_codes;
 pub mod staff;
