@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useI18n } from '@/lib/i18n';
-import { makeAddress, makeCart, makeMe } from '@/test/fixtures';
+import type { Cart } from '@/lib/api/types';
+import { makeAddress, makeBreakdown, makeCart, makeMe, makeOrder } from '@/test/fixtures';
 import { LEVELS, NON_MEMBER, RULE, makeEntry, makeGift, makeMember } from '@/test/memberFixtures';
 import { mockAppApi, type Handler } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
@@ -316,10 +317,23 @@ describe('/memberPointdeduction', () => {
   });
 });
 
+describe('the order page', () => {
+  it('shows the points the order spent and what they paid', async () => {
+    api({
+      'GET /orders/:no': () =>
+        makeOrder({ pointsDeductions: 1280, pointsAmount: 12.8, orderAmount: 80.4, breakdown: makeBreakdown({ pointsUsed: 1280, pointsDeduction: 12.8, payable: 80.4 }) }),
+    });
+    logIn();
+    renderApp('/order/info?orderNo=P20261124001');
+    expect(await screen.findByTestId('breakdown-points')).toHaveTextContent('积分抵扣1280 积分-¥12.80');
+    expect(screen.getByTestId('order-amount')).toHaveAttribute('data-amount', '¥80.40');
+  });
+});
+
 describe('checkout points switch', () => {
   const slots = { asap: 0, days: [] };
   function checkoutApi(pointsDeduction: unknown, over: Record<string, Handler> = {}) {
-    const cart = makeCart({ ...({ pointsDeduction } as object) });
+    const cart = makeCart({ pointsDeduction: pointsDeduction as Cart['pointsDeduction'] });
     return api({
       'GET /addresses': () => [makeAddress({ isDefault: true })],
       'GET /cart': () => cart,

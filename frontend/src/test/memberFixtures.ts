@@ -1,5 +1,5 @@
 /** The loyalty API's answers for the member pages' tests (issue 23 contract). */
-import type { DeductionRule, LedgerEntry, MemberDetail, MemberGift, MemberLevel } from '@/features/member/api/contract';
+import type { DeductionRule, LedgerEntry, MemberDetail, MemberGift, MemberLevel } from '@/lib/api/types';
 
 export function makeMember(over: Partial<MemberDetail> = {}): MemberDetail {
   return {

@@ -49,15 +49,17 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
   const waived = toFen(b.deliveryFeeWaived);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
-  const pointsFen = points && points.fen > 0 ? points.fen : 0;
-  if (points && pointsFen > 0) rows.push({ kind: 'points', amount: pointsFen, points: points.points });
-  rows.push({ kind: 'payable', amount: toFen(b.payable) - (points && !points.inPayable ? pointsFen : 0) });
+  // Points: the order's own (its payable is net of them), or checkout's choice on the cart.
+  const own = b.pointsUsed > 0 ? { fen: toFen(b.pointsDeduction), points: b.pointsUsed, inPayable: true } : null;
+  const pts = own ?? (points && points.fen > 0 ? points : null);
+  if (pts) rows.push({ kind: 'points', amount: pts.fen, points: pts.points });
+  rows.push({ kind: 'payable', amount: toFen(b.payable) - (pts && !pts.inPayable ? pts.fen : 0) });
   return rows;
 }
 
-/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived = payable). */
+/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived − points = payable). */
 export function breakdownGap(b: PriceBreakdown): Fen {
   const lines = b.lines.reduce((n, l) => n + toFen(l.amount), 0);
   const discounts = b.discounts.reduce((n, d) => n + toFen(d.amount), 0);
-  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.payable);
+  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.pointsDeduction) - toFen(b.payable);
 }

@@ -4,12 +4,12 @@ import { useAccount } from '@/features/account';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
-import { PointsToggle, pointsToUse, type CartPointsDeduction } from '@/features/member';
+import { PointsToggle, pointsToUse } from '@/features/member';
 import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/payment';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
 import { currentChannel } from '@/lib/channel';
-import type { Address, Cart, ReservationInput } from '@/lib/api/types';
+import type { Address, ReservationInput } from '@/lib/api/types';
 import { toFen } from '@/lib/money';
 import type { OrderType } from '@/lib/orders';
 
@@ -20,11 +20,6 @@ const CART_INVALID = '-4';
 function firstUsable(list: Address[]): Address | null {
   const usable = list.filter((a) => !a.illegal);
   return usable.find((a) => a.isDefault && a.hasScope) ?? usable.find((a) => a.hasScope) ?? usable.find((a) => a.isDefault) ?? null;
-}
-
-/** The cart's points figures (issue 23): null for a non-member. */
-function cartPoints(cart: Cart | null): CartPointsDeduction | null {
-  return (cart as (Cart & { pointsDeduction?: CartPointsDeduction | null }) | null)?.pointsDeduction ?? null;
 }
 
 /**
@@ -82,7 +77,8 @@ export function CheckoutRoute() {
   const userId = useAccount((s) => s.user?.id ?? null);
   // Pay with points: the cart says how many may be used and what they save.
   const [usePoints, setUsePoints] = useState(false);
-  const points = cartPoints(cart);
+  // The cart's points figures (null for a non-member).
+  const points = cart?.pointsDeduction ?? null;
   const pointsDeductions = pointsToUse(points, usePoints);
 
   return (

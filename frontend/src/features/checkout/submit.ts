@@ -42,7 +42,7 @@ export function paymentTypesFor(orderType: number): PaymentType[] {
 }
 
 /** The POST /orders body for the cart as shown and the customer's choices. */
-export function buildOrder(cart: Cart, choices: CheckoutChoices): OrderSubmit & { pointsDeductions?: number } {
+export function buildOrder(cart: Cart, choices: CheckoutChoices): OrderSubmit {
   const delivery = cart.orderType === 0;
   const address = delivery ? choices.address : null;
   const paymentType = paymentTypesFor(cart.orderType).includes(choices.paymentType) ? choices.paymentType : 'online';

@@ -15,4 +15,4 @@ export { PointsToggle, pointsToUse } from './components/PointsToggle';
 export { MemberSummary } from './components/MemberSummary';
 export { JoinInvite } from './components/JoinInvite';
 export { maxDeduction, pointsToFen, entryText, levelProgress } from './points';
-export type { CartPointsDeduction } from './api/contract';
+export type { CartPointsDeduction } from '@/lib/api/types';

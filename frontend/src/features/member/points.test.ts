@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translate, type MessageKey } from '@/lib/i18n';
 import { zhPages } from '@/lib/i18n/zhPages';
 import { enPages } from '@/lib/i18n/enPages';
-import type { DeductionRule, LedgerEntry } from './api/contract';
+import type { DeductionRule, LedgerEntry } from '@/lib/api/types';
 import { entryKey, entryText, entryTone, guideExamples, levelProgress, maxDeduction, pointsToFen, signedPoints } from './points';
 
 const RULE: DeductionRule = { pointsPerYuan: 100, maxShareOfOrder: 0.5, minPoints: 100 };

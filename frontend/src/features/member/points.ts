@@ -5,7 +5,7 @@
  */
 import type { MessageKey, TFunction } from '@/lib/i18n';
 import { toFen, type Fen } from '@/lib/money';
-import type { DeductionRule, LedgerEntry, MemberDetail } from './api/contract';
+import type { DeductionRule, LedgerEntry, MemberDetail } from '@/lib/api/types';
 
 export interface Deduction {
   /** The points the order may take (0 below the rule's minimum). */

@@ -778,8 +778,6 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'points.toggle.none': '{n} points: none usable on this order',
   'points.toggle.guide': 'How it works',
   'breakdown.points': 'Points',
-  'order.points': 'Points used',
-  'order.pointsValue': '{points} points, {amount} off',
   'breakdown.pointsN': '{n} points',
   'member.join.title': 'Join the club',
   'member.center.title': 'Member centre',

@@ -780,8 +780,6 @@ export const zhPages = {
   'points.toggle.none': '可用 {n} 积分，本单暂不可抵扣',
   'points.toggle.guide': '说明',
   'breakdown.points': '积分抵扣',
-  'order.points': '积分抵扣',
-  'order.pointsValue': '{points} 积分，抵 {amount}',
   'breakdown.pointsN': '{n} 积分',
   'member.join.title': '加入会员',
   'member.center.title': '会员中心',

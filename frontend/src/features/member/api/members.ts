@@ -1,5 +1,5 @@
 import { apiGet, apiPost } from '@/lib/api';
-import type { DeductionRule, LedgerPage, LevelChange, MemberAgreement, MemberDetail, MemberGift, MemberLevel } from './contract';
+import type { DeductionRule, LedgerPage, LevelChange, MemberAgreement, MemberDetail, MemberGift, MemberLevel } from '@/lib/api/types';
 
 /** The ledger's filters (GET /points/ledger?kind=). */
 export const LEDGER_FILTERS = ['all', 'earned', 'pending', 'spent', 'expired'] as const;

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { Loading } from '@/components/Loading';
 import { useT } from '@/lib/i18n';
-import type { MemberDetail } from '../api/contract';
+import type { MemberDetail } from '@/lib/api/types';
 import { MemberShell } from './MemberShell';
 import { useLevels } from './useLevels';
 import { CoinIcon, CrownIcon, GiftIcon, StarIcon } from './icons';

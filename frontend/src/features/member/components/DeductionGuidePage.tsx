@@ -4,7 +4,7 @@ import { useQuery } from '@/hooks/useQuery';
 import { useT } from '@/lib/i18n';
 import { formatFen } from '@/lib/money';
 import { getDeductionRule } from '../api/members';
-import type { DeductionRule } from '../api/contract';
+import type { DeductionRule } from '@/lib/api/types';
 import { guideExamples } from '../points';
 import { usePageTitle } from './usePageTitle';
 import './Member.css';

@@ -3,7 +3,7 @@ import { CheckIcon } from '@/components/Icons';
 import { showToast } from '@/components/Toast';
 import { useLang, useT } from '@/lib/i18n';
 import { claimGift } from '../api/members';
-import type { MemberGift } from '../api/contract';
+import type { MemberGift } from '@/lib/api/types';
 import { formatDay } from '../dates';
 import { GiftIcon } from './icons';
 

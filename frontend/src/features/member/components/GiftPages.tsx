@@ -4,14 +4,14 @@ import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT } from '@/lib/i18n';
 import { formatDateTime } from '@/utils/time';
 import { getGifts, getLevelHistory } from '../api/members';
-import type { LevelChange, MemberDetail, MemberGift } from '../api/contract';
+import type { LevelChange, MemberDetail, MemberGift } from '@/lib/api/types';
 import { GiftCard } from './GiftCard';
 import { MemberShell } from './MemberShell';
 
 /** Available gifts first, then claimed, then expired; newest first within each. */
 export function sortGifts(gifts: MemberGift[]): MemberGift[] {
-  const rank = { available: 0, claimed: 1, expired: 2 } as const;
-  return [...gifts].sort((a, b) => rank[a.status] - rank[b.status] || b.expiresAt - a.expiresAt);
+  const rank: Record<string, number> = { available: 0, claimed: 1, expired: 2 };
+  return [...gifts].sort((a, b) => (rank[a.status] ?? 3) - (rank[b.status] ?? 3) || b.expiresAt - a.expiresAt);
 }
 
 function useGifts(kind: MemberGift['kind']) {

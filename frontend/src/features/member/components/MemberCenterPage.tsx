@@ -4,7 +4,7 @@ import { useQuery } from '@/hooks/useQuery';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen } from '@/lib/money';
 import { getGifts } from '../api/members';
-import type { MemberDetail } from '../api/contract';
+import type { MemberDetail } from '@/lib/api/types';
 import { levelProgress } from '../points';
 import { formatDay } from '../dates';
 import { CartGoIcon, CoinIcon, CrownIcon, GiftIcon, ListIcon, RocketIcon, ShieldIcon, StarIcon } from './icons';

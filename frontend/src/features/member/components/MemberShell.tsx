@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Header } from '@/components/Header';
 import { Loading } from '@/components/Loading';
 import { useT } from '@/lib/i18n';
-import type { MemberDetail } from '../api/contract';
+import type { MemberDetail } from '@/lib/api/types';
 import { JoinInvite } from './JoinInvite';
 import { useMember } from './useMember';
 import { usePageTitle } from './usePageTitle';

@@ -1,6 +1,6 @@
 import { Loading } from '@/components/Loading';
 import { useT, type MessageKey } from '@/lib/i18n';
-import type { MemberDetail } from '../api/contract';
+import type { MemberDetail } from '@/lib/api/types';
 import { MemberShell } from './MemberShell';
 import { levelThresholdText } from './PrivilegePage';
 import { useLevels } from './useLevels';

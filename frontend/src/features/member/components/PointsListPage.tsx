@@ -5,7 +5,7 @@ import { Loading } from '@/components/Loading';
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatDateTime } from '@/utils/time';
 import { LEDGER_FILTERS, getLedger, type LedgerFilter } from '../api/members';
-import type { LedgerEntry, MemberDetail } from '../api/contract';
+import type { LedgerEntry, MemberDetail } from '@/lib/api/types';
 import { formatDay } from '../dates';
 import { entryText, entryTone, signedPoints } from '../points';
 import { MemberShell } from './MemberShell';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { CartPointsDeduction } from '../api/contract';
+import type { CartPointsDeduction } from '@/lib/api/types';
 import { JoinInvite } from './JoinInvite';
 import './Member.css';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Loading } from '@/components/Loading';
 import { useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
-import type { MemberDetail, MemberLevel } from '../api/contract';
+import type { MemberDetail, MemberLevel } from '@/lib/api/types';
 import { MemberShell } from './MemberShell';
 import { useLevels } from './useLevels';
 import { CrownIcon, StarIcon } from './icons';

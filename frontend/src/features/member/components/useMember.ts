@@ -1,7 +1,7 @@
 import { useQuery, type QueryState } from '@/hooks/useQuery';
 import { useLang } from '@/lib/i18n';
 import { getMember } from '../api/members';
-import type { MemberDetail } from '../api/contract';
+import type { MemberDetail } from '@/lib/api/types';
 
 /**
  * GET /members/me for the logged-in user `who` (any key naming the session, so another login
