@@ -31,9 +31,10 @@ async function completeFromTablet(tab, orderNo) {
   const card = tab.getByTestId(`tablet-order-${orderNo}`);
   await card.waitFor({ timeout: 10_000 });
   await tab.getByTestId(`tablet-accept-${orderNo}`).click();
+  await tab.getByTestId(`tablet-advance-${orderNo}`).waitFor({ timeout: 10_000 });
   for (let i = 0; i < 6; i += 1) {
     const advance = tab.getByTestId(`tablet-advance-${orderNo}`);
-    if (!(await advance.isVisible().catch(() => false))) break;
+    if (!(await advance.waitFor({ timeout: 3000 }).then(() => true, () => false))) break;
     const before = await card.getAttribute('data-progress');
     await advance.click();
     await tab.waitForFunction(
@@ -173,7 +174,7 @@ test('join, earn on a completed order (pending, then available), spend on the ne
     const detail = await call(base, 'GET', `/orders/${second}`, { token });
     assert.equal(detail.pointsDeductions, usable);
     await page.getByTestId('order-cancel').click();
-    await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '取消订单' }).click();
     await page.locator('[data-testid="order-state"]').filter({ hasText: '取消' }).waitFor({ timeout: 10_000 });
     const back = await member(base, token);
     assert.equal(back.points.available, available, 'every point is back');
