@@ -56,7 +56,7 @@ function fixtures(lang) {
     entry(8, 'earned', 'order', 'P20261120000007', 126, 5, { expiresAt: yearEnd }),
     entry(7, 'reversed', 'refund', 'P20261118000042', -58, 7),
     entry(6, 'earned', 'order', 'P20261118000042', 58, 9, { expiresAt: yearEnd }),
-    entry(5, 'earned', 'gift', 'g-welcome', 500, 40, { expiresAt: yearEnd }),
+    entry(5, 'gift', 'gift', 'g-welcome', 500, 40, { expiresAt: yearEnd }),
     entry(4, 'expired', 'expiry', 'lot-3', -20, 41),
     entry(3, 'adjusted', 'adjustment', 'cs-77', 50, 42),
   ];

@@ -141,7 +141,7 @@ test('join, earn on a completed order (pending, then available), spend on the ne
     await page.getByTestId('points-available').filter({ hasText: String(available) }).waitFor();
     assert.equal(await page.getByTestId('points-pending').innerText(), '0');
     await page.getByTestId('points-tab-earned').click();
-    await page.locator('[data-testid^="points-entry-"]').filter({ hasText: `订单 ${first} 获得` }).waitFor();
+    await page.locator('[data-testid^="points-entry-"]').filter({ hasText: `订单 ${first} 获得，已到账` }).waitFor();
     await shot(page, 'member-06-points-available');
 
     // The next order spends them: the switch shows what they save and the amount drops.

@@ -202,7 +202,7 @@ describe('/my/integral/list', () => {
     });
     logIn();
     renderApp('/my/integral/list');
-    expect(await screen.findByTestId('points-entry-100')).toHaveTextContent('订单 P1000 获得');
+    expect(await screen.findByTestId('points-entry-100')).toHaveTextContent('订单 P1000 获得，已到账');
     expect(screen.getByTestId('points-entry-100')).toHaveTextContent('2027年12月31日 到期');
     expect(screen.getByTestId('points-entry-99')).toHaveTextContent('订单 P1001 抵扣');
     expect(screen.getByTestId('points-entry-99-points')).toHaveTextContent('-300');

@@ -96,8 +96,9 @@ const enT = (key: MessageKey, params?: Record<string, string | number>) =>
 
 describe('ledger entries in plain words', () => {
   it('names the business and its id', () => {
-    expect(entryText(entry({}), zhT)).toBe('订单 P20261125001 获得');
-    expect(entryText(entry({}), enT)).toBe('Earned on order P20261125001');
+    expect(entryText(entry({}), zhT)).toBe('订单 P20261125001 获得，已到账');
+    expect(entryText(entry({}), enT)).toBe('Earned on order P20261125001, now available');
+    expect(entryText(entry({ kind: 'gift', businessType: 'gift', businessId: 'g1', points: 200 }), zhT)).toBe('会员礼包获得');
     expect(entryText(entry({ kind: 'pending' }), zhT)).toBe('订单 P20261125001 获得，待到账');
     expect(entryText(entry({ kind: 'spent', businessType: 'deduction', points: -300 }), zhT)).toBe('订单 P20261125001 抵扣');
     expect(entryText(entry({ kind: 'released', businessType: 'deduction', points: 300 }), enT)).toBe('Returned: order P20261125001 was not completed');
@@ -113,7 +114,7 @@ describe('ledger entries in plain words', () => {
   });
 
   it('has words for every kind in both languages', () => {
-    for (const kind of ['earned', 'pending', 'spent', 'expired', 'reversed', 'adjusted', 'released'] as const) {
+    for (const kind of ['earned', 'pending', 'spent', 'expired', 'reversed', 'adjusted', 'released', 'gift'] as const) {
       const key = entryKey({ kind, businessType: 'adjustment' });
       expect(zhPages).toHaveProperty(key);
       expect(enPages).toHaveProperty(key);

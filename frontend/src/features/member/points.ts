@@ -71,6 +71,7 @@ const ENTRY_KEYS = new Set<string>([
   'points.entry.earned.order',
   'points.entry.pending.order',
   'points.entry.earned.gift',
+  'points.entry.gift.gift',
   'points.entry.spent.deduction',
   'points.entry.released.deduction',
   'points.entry.reversed.refund',

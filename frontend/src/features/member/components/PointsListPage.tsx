@@ -152,7 +152,6 @@ function EntryRow({ entry }: { entry: LedgerEntry }) {
         <span className="mledger__what">{entryText(entry, t)}</span>
         <small className="mledger__when">
           {formatDateTime(entry.at)}
-          {entry.kind === 'pending' && <span className="mledger__tag">{t('points.filter.pending')}</span>}
           {entry.expiresAt !== null && entry.kind === 'earned' && (
             <span className="mledger__exp">{t('points.expiresAt', { date: formatDay(entry.expiresAt, lang) })}</span>
           )}
