@@ -605,7 +605,6 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                                     left -= t;
                                 }
                                 assert_eq!(left, 0, "step {step}: the oracle could not take {take}");
-                                o.lots[k].4 = Lot::Reversed;
                                 o.acc.available -= take;
                                 o.acc.owed += pts - take;
                             }

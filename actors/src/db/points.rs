@@ -217,6 +217,11 @@ impl PointsRepo {
         now: i64,
     ) -> Result<Applied, DbError> {
         let mut tx = self.begin_for(user_id, now).await?;
+        // Read under the account's lock: a credit made before is seen (the entry's unique key
+        // stays the backstop).
+        if entry_exists(&mut tx, "order", order_no, "credit").await? {
+            return Ok(Applied::Already);
+        }
         let reversed = entry_exists(&mut tx, "refund", order_no, "reverse").await?;
         let points = if reversed { 0 } else { points.max(0) };
         let lot_id = if points > 0 {
@@ -627,10 +632,8 @@ impl PointsRepo {
                             PointsError::Db(d) => d,
                             PointsError::NotEnough { .. } => DbError::Conflict("points lots".into()),
                         })?;
-                    sqlx::query("UPDATE points_lots SET status = 'reversed' WHERE id = $1")
-                        .bind(l.id)
-                        .execute(&mut *tx)
-                        .await?;
+                    // The lot stays available (now empty): points of it held for an order
+                    // are still the member's, and a release gives them back to it.
                     entry.d_available = -take;
                     entry.d_owed = l.points - take;
                 }
