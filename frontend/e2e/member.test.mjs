@@ -176,12 +176,19 @@ test('join, earn on a completed order (pending, then available), spend on the ne
     await page.getByTestId('order-cancel').click();
     await page.getByRole('dialog').getByRole('button', { name: '取消订单' }).click();
     await page.locator('[data-testid="order-state"]').filter({ hasText: '取消' }).waitFor({ timeout: 10_000 });
+    // The order page keeps the points line: what the order had taken, and what they paid.
+    await page.goto(base + `/order/info?orderNo=${second}`);
+    const pointsRow = page.getByTestId('breakdown-points');
+    await pointsRow.waitFor();
+    assert.equal(await pointsRow.getAttribute('data-points'), String(usable));
+    await pointsRow.scrollIntoViewIfNeeded();
+    await shot(page, 'member-08-order-points');
     const back = await member(base, token);
     assert.equal(back.points.available, available, 'every point is back');
     await page.goto(base + '/my/integral/list');
     await page.locator('[data-testid^="points-entry-"][data-kind="released"]').filter({ hasText: `订单 ${second} 未完成，抵扣积分退回` }).waitFor();
     await page.getByTestId('points-available').filter({ hasText: String(available) }).waitFor();
-    await shot(page, 'member-08-points-back');
+    await shot(page, 'member-08b-points-back');
 
     // The same pages in English on a desktop.
     const desk = await openBrowser({ viewport: { width: 1280, height: 800 } });
