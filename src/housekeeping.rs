@@ -129,7 +129,9 @@ async fn loyalty_sweep(state: AppState) {
             }
             match state.loyalty.points().reconcile().await {
                 Ok(r) if r.mismatches.is_empty() => {}
-                Ok(r) => tracing::error!(checked = r.checked, mismatches = ?r.mismatches, "points ledger mismatches"),
+                Ok(r) => {
+                    tracing::error!(checked = r.checked, mismatches = ?r.mismatches, "points ledger mismatches")
+                }
                 Err(e) => tracing::warn!(error = %e, "points reconcile failed"),
             }
         }

@@ -1,9 +1,9 @@
 //! Loading the demo chain (actors/seed/*.json, embedded in the binary) into the database.
 
 use actors::db::catalogue::CatalogueRepo;
+use actors::db::members::{AgreementRow, GiftOption, LevelRow, Privilege};
 use actors::db::Db;
 use actors::domain::store_rules;
-use actors::db::members::{AgreementRow, GiftOption, LevelRow, Privilege};
 use anyhow::Context;
 
 pub async fn run(db: &Db) -> anyhow::Result<()> {
@@ -127,10 +127,54 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
         ("Priority", "Your orders are made first"),
     );
     let levels = [
-        (1, "普通会员", "Member", 0, 1, vec![earn(1)], vec![points_option("L1-P", 200), product_option("L1-D", "DR001", "饮料一杯", "A drink")]),
-        (2, "银卡会员", "Silver", 50_000, 1, vec![earn(1), birthday.clone()], vec![points_option("L2-P", 500), product_option("L2-S", "SD001", "小食一份", "A side")]),
-        (3, "金卡会员", "Gold", 200_000, 2, vec![earn(2), birthday.clone(), delivery.clone()], vec![points_option("L3-P", 1_000), product_option("L3-S", "SD002", "小食一份", "A side")]),
-        (4, "黑金会员", "Black", 500_000, 3, vec![earn(3), birthday, delivery, priority], vec![points_option("L4-P", 2_000), product_option("L4-D", "DR001", "饮料一杯", "A drink")]),
+        (
+            1,
+            "普通会员",
+            "Member",
+            0,
+            1,
+            vec![earn(1)],
+            vec![
+                points_option("L1-P", 200),
+                product_option("L1-D", "DR001", "饮料一杯", "A drink"),
+            ],
+        ),
+        (
+            2,
+            "银卡会员",
+            "Silver",
+            50_000,
+            1,
+            vec![earn(1), birthday.clone()],
+            vec![
+                points_option("L2-P", 500),
+                product_option("L2-S", "SD001", "小食一份", "A side"),
+            ],
+        ),
+        (
+            3,
+            "金卡会员",
+            "Gold",
+            200_000,
+            2,
+            vec![earn(2), birthday.clone(), delivery.clone()],
+            vec![
+                points_option("L3-P", 1_000),
+                product_option("L3-S", "SD002", "小食一份", "A side"),
+            ],
+        ),
+        (
+            4,
+            "黑金会员",
+            "Black",
+            500_000,
+            3,
+            vec![earn(3), birthday, delivery, priority],
+            vec![
+                points_option("L4-P", 2_000),
+                product_option("L4-D", "DR001", "饮料一杯", "A drink"),
+            ],
+        ),
     ];
     for (level, zh, en, threshold, ppy, privileges, gift_options) in levels {
         repo.upsert_level(

@@ -380,7 +380,8 @@ async fn attempt(
         amount("orderAmount", body.order_amount)?,
     );
     // Points: the server recomputes what they are worth and whether the member may use them.
-    let (points, points_amount) = points_for(state, user.user_id, body.points_deductions, total).await?;
+    let (points, points_amount) =
+        points_for(state, user.user_id, body.points_deductions, total).await?;
     let client_total_ok = client.3 == total || (points > 0 && client.3 == total - points_amount);
     if (client.0, client.1, client.2) != (product_amount, discount, fee) || !client_total_ok {
         return Err(ApiError::AmountsChanged(

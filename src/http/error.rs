@@ -505,7 +505,10 @@ pub mod loyalty {
     }
 
     pub fn deduction_not_member() -> ApiError {
-        ApiError::bad_input("加入会员后才能使用积分", "Join the member club to use points")
+        ApiError::bad_input(
+            "加入会员后才能使用积分",
+            "Join the member club to use points",
+        )
     }
 
     pub fn gift_not_found() -> ApiError {
@@ -517,7 +520,10 @@ pub mod loyalty {
     }
 
     pub fn gift_closed() -> ApiError {
-        ApiError::conflict("礼包已领取或已过期", "This gift was claimed already or has expired")
+        ApiError::conflict(
+            "礼包已领取或已过期",
+            "This gift was claimed already or has expired",
+        )
     }
 
     pub fn adjust_invalid() -> ApiError {

@@ -3,8 +3,8 @@
 
 use super::openapi_shared;
 use super::{
-    addresses, auth, cart, loyalty, cart_rules, checkout, cities, dev, geo, health, me, menu, order_detail,
-    orders, payments, stores, system, tablet, tablet_history, tablet_store,
+    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, loyalty, me, menu,
+    order_detail, orders, payments, stores, system, tablet, tablet_history, tablet_store,
 };
 use utoipa::OpenApi;
 

@@ -23,7 +23,10 @@ async fn reconcile_clean(app: &TestApp) {
 
 async fn join(app: &TestApp, token: &str) -> Value {
     let agreement = app.get("/api/v1/members/agreement").await;
-    let version = agreement.assert_ok()["version"].as_str().unwrap().to_string();
+    let version = agreement.assert_ok()["version"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(version, "2026-11");
     app.post(
         "/api/v1/members/join",
@@ -50,7 +53,12 @@ async fn user_id(app: &TestApp, token: &str) -> i64 {
 
 /// A cash-on-delivery order of `items`, submitted with `points` (the amounts as the cart shows
 /// them): (order number, the submit answer).
-async fn submit_cod(app: &TestApp, token: &str, body: &Value, points: i64) -> crate::helpers::Answer {
+async fn submit_cod(
+    app: &TestApp,
+    token: &str,
+    body: &Value,
+    points: i64,
+) -> crate::helpers::Answer {
     let mut body = body.clone();
     body["paymentType"] = json!("offline");
     body["pointsDeductions"] = json!(points);
@@ -139,7 +147,10 @@ async fn join_earn_pending_then_available_spend_and_get_back_on_cancel() {
     .await
     .assert_error(409, "409");
     let gift_points = option["points"].as_i64().unwrap();
-    assert_eq!(member(&app, &token).await["points"]["available"], gift_points);
+    assert_eq!(
+        member(&app, &token).await["points"]["available"],
+        gift_points
+    );
 
     // Order, complete from the tablet: points pending, on the amount paid.
     let answer = submit_cod(&app, &token, &body, 0).await;
@@ -352,7 +363,12 @@ async fn parallel_submits_spending_the_same_points_one_order_gets_them() {
     let tasks: Vec<_> = (0..10)
         .map(|_| {
             let (app, token, body) = (app.clone(), token.clone(), body.clone());
-            tokio::spawn(async move { submit_cod(&app, &token, &body, 150).await.err_code().to_string() })
+            tokio::spawn(async move {
+                submit_cod(&app, &token, &body, 150)
+                    .await
+                    .err_code()
+                    .to_string()
+            })
         })
         .collect();
     let mut ok = 0;
@@ -378,7 +394,14 @@ async fn a_hundred_parallel_credits_of_one_order_credit_once() {
     let order_no = answer.assert_ok()["orderNo"].as_str().unwrap().to_string();
     let staff = tablet_login(&app, "SH001").await;
     complete(&app, &staff, &order_no).await;
-    let pending = app.app_state.loyalty.points().account(uid).await.unwrap().pending;
+    let pending = app
+        .app_state
+        .loyalty
+        .points()
+        .account(uid)
+        .await
+        .unwrap()
+        .pending;
     assert!(pending > 0);
     let loyalty = Arc::new(app.app_state.loyalty.clone());
     let tasks: Vec<_> = (0..100)
@@ -432,7 +455,9 @@ async fn a_refund_racing_the_credit_leaves_the_ledger_right() {
                 .map(|_| ())
         }));
         tasks.push(tokio::spawn(async move {
-            b.reverse_order(uid, &o2, now + 10_000_000, now).await.map(|_| ())
+            b.reverse_order(uid, &o2, now + 10_000_000, now)
+                .await
+                .map(|_| ())
         }));
     }
     for t in tasks {
@@ -503,7 +528,9 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                 let key = format!("M{i}");
                 let pts = rng.gen_range(1..300);
                 let expiry = base + rng.gen_range(100..30_000);
-                repo.credit_pending(uid, &key, pts, now, expiry, now).await.unwrap();
+                repo.credit_pending(uid, &key, pts, now, expiry, now)
+                    .await
+                    .unwrap();
                 let credited = o.lots.iter().any(|l| l.0 == key);
                 if !credited && !o.reversed.contains(&key) {
                     o.lots.push((key, pts, pts, expiry, Lot::Pending));
@@ -531,7 +558,9 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                 let got = repo.hold(uid, &key, want, now).await;
                 // Spendable: available lots not expired at `now`.
                 let mut idx: Vec<usize> = (0..o.lots.len())
-                    .filter(|&k| o.lots[k].4 == Lot::Available && o.lots[k].2 > 0 && o.lots[k].3 > now)
+                    .filter(|&k| {
+                        o.lots[k].4 == Lot::Available && o.lots[k].2 > 0 && o.lots[k].3 > now
+                    })
                     .collect();
                 idx.sort_by_key(|&k| (o.lots[k].3, k));
                 let spendable: i64 = idx.iter().map(|&k| o.lots[k].2).sum();
@@ -552,7 +581,10 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                     o.acc.held += want;
                     o.holds.push((key, want, taken, 0));
                 } else {
-                    assert!(matches!(got, Err(PointsError::NotEnough { .. })), "step {step}: {got:?}");
+                    assert!(
+                        matches!(got, Err(PointsError::NotEnough { .. })),
+                        "step {step}: {got:?}"
+                    );
                 }
             }
             3 | 4 => {
@@ -596,7 +628,9 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                                 o.lots[k].2 -= first;
                                 left -= first;
                                 let mut idx: Vec<usize> = (0..o.lots.len())
-                                    .filter(|&j| j != k && o.lots[j].4 == Lot::Available && o.lots[j].2 > 0)
+                                    .filter(|&j| {
+                                        j != k && o.lots[j].4 == Lot::Available && o.lots[j].2 > 0
+                                    })
                                     .collect();
                                 idx.sort_by_key(|&j| (o.lots[j].3, j));
                                 for j in idx {
@@ -604,7 +638,10 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                                     o.lots[j].2 -= t;
                                     left -= t;
                                 }
-                                assert_eq!(left, 0, "step {step}: the oracle could not take {take}");
+                                assert_eq!(
+                                    left, 0,
+                                    "step {step}: the oracle could not take {take}"
+                                );
                                 o.acc.available -= take;
                                 o.acc.owed += pts - take;
                             }
@@ -618,7 +655,11 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                 for lot in repo.expired_lots(now, 1000).await.unwrap() {
                     repo.expire_lot(lot.id, uid, now).await.unwrap();
                 }
-                for l in o.lots.iter_mut().filter(|l| l.4 == Lot::Available && l.3 <= now) {
+                for l in o
+                    .lots
+                    .iter_mut()
+                    .filter(|l| l.4 == Lot::Available && l.3 <= now)
+                {
                     o.acc.available -= l.2;
                     l.2 = 0;
                 }

@@ -104,10 +104,12 @@ impl GiftRepo {
     }
 
     pub async fn get(&self, gift_id: &str) -> Result<Option<GiftRow>, DbError> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM loyalty_gifts WHERE gift_id = $1"))
-            .bind(gift_id)
-            .fetch_optional(self.db.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM loyalty_gifts WHERE gift_id = $1"
+        ))
+        .bind(gift_id)
+        .fetch_optional(self.db.pool())
+        .await?;
         row.as_ref().map(gift).transpose()
     }
 
@@ -142,7 +144,10 @@ impl GiftRepo {
         .rows_affected();
         if moved != 1 {
             tx.rollback().await?;
-            let g = self.get(gift_id).await?.ok_or_else(|| DbError::Conflict("gift".into()))?;
+            let g = self
+                .get(gift_id)
+                .await?
+                .ok_or_else(|| DbError::Conflict("gift".into()))?;
             return Ok(Claim::Closed(g));
         }
         sqlx::query(
@@ -156,12 +161,19 @@ impl GiftRepo {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        let g = self.get(gift_id).await?.ok_or_else(|| DbError::Conflict("gift".into()))?;
+        let g = self
+            .get(gift_id)
+            .await?
+            .ok_or_else(|| DbError::Conflict("gift".into()))?;
         Ok(Claim::Claimed(g))
     }
 
     /// Deliveries due: (giftId, userId, optionId, attempts).
-    pub async fn due(&self, now: i64, limit: i64) -> Result<Vec<(String, i64, String, i64)>, DbError> {
+    pub async fn due(
+        &self,
+        now: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64, String, i64)>, DbError> {
         let rows = sqlx::query(
             "SELECT gift_id, user_id, option, attempts FROM loyalty_gift_outbox \
              WHERE done_at IS NULL AND next_at <= $1 ORDER BY next_at LIMIT $2",

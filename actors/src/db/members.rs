@@ -249,7 +249,17 @@ impl MemberRepo {
         }
         record_change(&mut tx, user_id, None, level, "join", spend, now).await?;
         if let Some(g) = gift {
-            super::gifts::grant_in(&mut tx, user_id, g.kind, level, &g.cycle, &g.options, g.expires_at, now).await?;
+            super::gifts::grant_in(
+                &mut tx,
+                user_id,
+                g.kind,
+                level,
+                &g.cycle,
+                &g.options,
+                g.expires_at,
+                now,
+            )
+            .await?;
         }
         sqlx::query(
             "UPDATE users SET is_loyalty = 1, loyalty_level = $2, updated_at = $3 WHERE id = $1",
@@ -290,7 +300,17 @@ impl MemberRepo {
         }
         record_change(&mut tx, user_id, Some(from), to, reason, spend, now).await?;
         if let Some(g) = gift {
-            super::gifts::grant_in(&mut tx, user_id, g.kind, to, &g.cycle, &g.options, g.expires_at, now).await?;
+            super::gifts::grant_in(
+                &mut tx,
+                user_id,
+                g.kind,
+                to,
+                &g.cycle,
+                &g.options,
+                g.expires_at,
+                now,
+            )
+            .await?;
         }
         sqlx::query("UPDATE users SET loyalty_level = $2, updated_at = $3 WHERE id = $1")
             .bind(user_id)

@@ -6,8 +6,8 @@
 pub mod addresses;
 pub mod carts;
 pub mod catalogue;
-pub mod gifts;
 pub mod consents;
+pub mod gifts;
 pub mod idempotency;
 pub mod locks;
 pub mod login_failures;

@@ -225,7 +225,13 @@ impl PointsRepo {
         let reversed = entry_exists(&mut tx, "refund", order_no, "reverse").await?;
         let points = if reversed { 0 } else { points.max(0) };
         let lot_id = if points > 0 {
-            Some(insert_lot(&mut tx, user_id, "order", order_no, points, "pending", matures_at, expires_at, now).await?)
+            Some(
+                insert_lot(
+                    &mut tx, user_id, "order", order_no, points, "pending", matures_at, expires_at,
+                    now,
+                )
+                .await?,
+            )
         } else {
             None
         };
@@ -326,7 +332,11 @@ impl PointsRepo {
         }
         if !apply(&mut tx, &entry, now).await? {
             // The pending balance does not hold these points: never make them available.
-            tracing::error!(lot_id, user_id, "maturing a lot the pending balance does not cover: refused");
+            tracing::error!(
+                lot_id,
+                user_id,
+                "maturing a lot the pending balance does not cover: refused"
+            );
             return Ok(Applied::Nothing);
         }
         tx.commit().await?;
@@ -357,7 +367,18 @@ impl PointsRepo {
         let acc = account_in(tx, user_id).await?;
         let pay = acc.owed.min(points);
         let lot_type = format!("{business_type}:{direction}");
-        let lot_id = insert_lot(tx, user_id, &lot_type, business_id, points, "available", now, expires_at, now).await?;
+        let lot_id = insert_lot(
+            tx,
+            user_id,
+            &lot_type,
+            business_id,
+            points,
+            "available",
+            now,
+            expires_at,
+            now,
+        )
+        .await?;
         if pay > 0 {
             sqlx::query("UPDATE points_lots SET remaining = remaining - $2 WHERE id = $1")
                 .bind(lot_id)
@@ -495,12 +516,17 @@ impl PointsRepo {
 
     /// The hold of an order: (user, points, status).
     pub async fn hold_of(&self, order_no: &str) -> Result<Option<(i64, i64, String)>, DbError> {
-        let row = sqlx::query("SELECT user_id, points, status FROM points_holds WHERE order_no = $1")
-            .bind(order_no)
-            .fetch_optional(self.db.pool())
-            .await?;
+        let row =
+            sqlx::query("SELECT user_id, points, status FROM points_holds WHERE order_no = $1")
+                .bind(order_no)
+                .fetch_optional(self.db.pool())
+                .await?;
         Ok(match row {
-            Some(r) => Some((r.try_get("user_id")?, r.try_get("points")?, r.try_get("status")?)),
+            Some(r) => Some((
+                r.try_get("user_id")?,
+                r.try_get("points")?,
+                r.try_get("status")?,
+            )),
             None => None,
         })
     }
@@ -630,7 +656,9 @@ impl PointsRepo {
                         .await
                         .map_err(|e| match e {
                             PointsError::Db(d) => d,
-                            PointsError::NotEnough { .. } => DbError::Conflict("points lots".into()),
+                            PointsError::NotEnough { .. } => {
+                                DbError::Conflict("points lots".into())
+                            }
                         })?;
                     // The lot stays available (now empty): points of it held for an order
                     // are still the member's, and a release gives them back to it.
@@ -681,12 +709,18 @@ impl PointsRepo {
 
     /// Expires what is left of a lot past its expiry, by an entry (expiry, "lot:expiredSoFar",
     /// expire): the lot's remaining goes to zero only if it is still what was read.
-    pub async fn expire_lot(&self, lot_id: i64, user_id: i64, now: i64) -> Result<Applied, DbError> {
+    pub async fn expire_lot(
+        &self,
+        lot_id: i64,
+        user_id: i64,
+        now: i64,
+    ) -> Result<Applied, DbError> {
         let mut tx = self.begin_for(user_id, now).await?;
         let Some(l) = get_lot(&mut tx, lot_id).await? else {
             return Ok(Applied::Nothing);
         };
-        if l.status != "available" || l.remaining <= 0 || l.expires_at > now || l.user_id != user_id {
+        if l.status != "available" || l.remaining <= 0 || l.expires_at > now || l.user_id != user_id
+        {
             return Ok(Applied::Nothing);
         }
         let cut = sqlx::query(
@@ -724,7 +758,11 @@ impl PointsRepo {
     }
 
     /// Completed orders with no credit entry yet (the sweep's backstop of the completion hook).
-    pub async fn uncredited_completed(&self, since: i64, limit: i64) -> Result<Vec<String>, DbError> {
+    pub async fn uncredited_completed(
+        &self,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, DbError> {
         let rows = sqlx::query(
             "SELECT o.order_no FROM orders o WHERE o.state = 8 AND o.updated_at >= $1 \
              AND NOT EXISTS (SELECT 1 FROM points_entries e WHERE e.business_type = 'order' \
@@ -734,7 +772,10 @@ impl PointsRepo {
         .bind(limit)
         .fetch_all(self.db.pool())
         .await?;
-        Ok(rows.iter().map(|r| r.try_get("order_no")).collect::<Result<_, _>>()?)
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("order_no"))
+            .collect::<Result<_, _>>()?)
     }
 
     /// Holds still held, with their order's state.
@@ -830,8 +871,13 @@ impl PointsRepo {
                 held: r.try_get("lh")?,
                 owed: r.try_get("lo")?,
             };
-            let (ta, tp, th): (i64, i64, i64) = (r.try_get("ta")?, r.try_get("tp")?, r.try_get("th")?);
-            if cached != ledger || ta != cached.available || tp != cached.pending || th != cached.held {
+            let (ta, tp, th): (i64, i64, i64) =
+                (r.try_get("ta")?, r.try_get("tp")?, r.try_get("th")?);
+            if cached != ledger
+                || ta != cached.available
+                || tp != cached.pending
+                || th != cached.held
+            {
                 report.mismatches.push(Mismatch {
                     user_id: r.try_get("user_id")?,
                     cached,
@@ -865,10 +911,12 @@ async fn touch(tx: &mut Tx, user_id: i64, now: i64) -> Result<(), DbError> {
 }
 
 async fn account_in(tx: &mut Tx, user_id: i64) -> Result<Account, DbError> {
-    let r = sqlx::query("SELECT available, pending, held, owed FROM points_accounts WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_one(&mut **tx)
-        .await?;
+    let r = sqlx::query(
+        "SELECT available, pending, held, owed FROM points_accounts WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(&mut **tx)
+    .await?;
     Ok(Account {
         available: r.try_get("available")?,
         pending: r.try_get("pending")?,
@@ -890,10 +938,12 @@ async fn entry_exists(tx: &mut Tx, bt: &str, bid: &str, dir: &str) -> Result<boo
 }
 
 async fn get_lot(tx: &mut Tx, lot_id: i64) -> Result<Option<LotRow>, DbError> {
-    let row = sqlx::query(&format!("SELECT {LOT_COLUMNS} FROM points_lots WHERE id = $1"))
-        .bind(lot_id)
-        .fetch_optional(&mut **tx)
-        .await?;
+    let row = sqlx::query(&format!(
+        "SELECT {LOT_COLUMNS} FROM points_lots WHERE id = $1"
+    ))
+    .bind(lot_id)
+    .fetch_optional(&mut **tx)
+    .await?;
     Ok(row.map(|r| lot(&r)).transpose()?)
 }
 
@@ -957,7 +1007,11 @@ async fn take_from_lots(
             id,
             remaining: r.try_get("remaining")?,
             // The order's own lot goes first.
-            expires_at: if Some(id) == first { i64::MIN } else { r.try_get("expires_at")? },
+            expires_at: if Some(id) == first {
+                i64::MIN
+            } else {
+                r.try_get("expires_at")?
+            },
         });
     }
     let available: i64 = lots.iter().map(|l| l.remaining).sum();

@@ -169,7 +169,9 @@ impl Breakdown {
         if self.delivery_fee_waived < Fen::ZERO || self.delivery_fee_waived > self.delivery_fee {
             return Some("waived more than the fee".into());
         }
-        if self.points_deduction < Fen::ZERO || (self.points_used == 0) != (self.points_deduction == Fen::ZERO) {
+        if self.points_deduction < Fen::ZERO
+            || (self.points_used == 0) != (self.points_deduction == Fen::ZERO)
+        {
             return Some("points deduction without points (or the reverse)".into());
         }
         let sum = self.product_amount - self.discount_amount + self.delivery_fee

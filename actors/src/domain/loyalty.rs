@@ -147,7 +147,12 @@ impl DeductionRule {
     }
 
     /// Checks a customer's requested spend: Ok(points) or why not.
-    pub fn check(&self, requested: i64, available: i64, amount: Fen) -> Result<i64, DeductionError> {
+    pub fn check(
+        &self,
+        requested: i64,
+        available: i64,
+        amount: Fen,
+    ) -> Result<i64, DeductionError> {
         if requested < 0 {
             return Err(DeductionError::Negative);
         }
@@ -261,13 +266,15 @@ mod tests {
             remaining,
             expires_at,
         };
-        let lots = [lot(1, 100, 300), lot(2, 50, 100), lot(3, 70, 200), lot(4, 0, 50)];
+        let lots = [
+            lot(1, 100, 300),
+            lot(2, 50, 100),
+            lot(3, 70, 200),
+            lot(4, 0, 50),
+        ];
         assert_eq!(allocate(&lots, 30), Some(vec![(2, 30)]));
         assert_eq!(allocate(&lots, 80), Some(vec![(2, 50), (3, 30)]));
-        assert_eq!(
-            allocate(&lots, 220),
-            Some(vec![(2, 50), (3, 70), (1, 100)])
-        );
+        assert_eq!(allocate(&lots, 220), Some(vec![(2, 50), (3, 70), (1, 100)]));
         assert_eq!(allocate(&lots, 221), None);
         assert_eq!(allocate(&lots, 0), Some(vec![]));
         // Same expiry: the older lot first.
@@ -291,7 +298,11 @@ mod tests {
             (5_000, 0, 0),
         ];
         for (available, amount, want) in cases {
-            assert_eq!(r.usable(available, Fen(amount)), want, "{available} on {amount}");
+            assert_eq!(
+                r.usable(available, Fen(amount)),
+                want,
+                "{available} on {amount}"
+            );
         }
         assert_eq!(r.amount(4_495), Fen(4_495));
         assert_eq!(r.check(0, 0, Fen(100)), Ok(0));

@@ -111,15 +111,32 @@ impl Loyalty {
         let rows = members.levels().await?;
         let gift = self.gift_for(&rows, level.level, "welcome", now);
         Ok(members
-            .join(user_id, level.level, agreement_version, spend, gift.as_ref(), now)
+            .join(
+                user_id,
+                level.level,
+                agreement_version,
+                spend,
+                gift.as_ref(),
+                now,
+            )
             .await?)
     }
 
     /// The gift of reaching `level` now: its options, this cycle (the China calendar year),
     /// claimable for 90 days.
-    fn gift_for(&self, levels: &[LevelRow], level: i64, kind: &'static str, now: i64) -> Option<GiftGrant> {
+    fn gift_for(
+        &self,
+        levels: &[LevelRow],
+        level: i64,
+        kind: &'static str,
+        now: i64,
+    ) -> Option<GiftGrant> {
         use chrono::Datelike;
-        let options = levels.iter().find(|l| l.level == level)?.gift_options.clone();
+        let options = levels
+            .iter()
+            .find(|l| l.level == level)?
+            .gift_options
+            .clone();
         Some(GiftGrant {
             kind,
             cycle: crate::domain::hours::china_time(now).year().to_string(),
@@ -138,13 +155,18 @@ impl Loyalty {
         let gifts = self.gifts();
         let mut n = 0;
         for (gift_id, user_id, option, attempts) in gifts.due(now, 200).await? {
-            match gifts.deliver(&gift_id, user_id, &option, lot_expiry(now), now).await {
+            match gifts
+                .deliver(&gift_id, user_id, &option, lot_expiry(now), now)
+                .await
+            {
                 Ok(Applied::Now) => n += 1,
                 Ok(_) => {}
                 Err(e) => {
                     let wait = 1000i64 << attempts.clamp(0, 12);
                     tracing::warn!(error = %e, gift_id, "gift delivery failed; retried later");
-                    gifts.failed(&gift_id, &e.to_string(), now + wait.min(3_600_000)).await?;
+                    gifts
+                        .failed(&gift_id, &e.to_string(), now + wait.min(3_600_000))
+                        .await?;
                 }
             }
         }
@@ -155,7 +177,11 @@ impl Loyalty {
     pub async fn order_moved(&self, order_no: &str, state: u8) {
         let result = match state {
             s::COMPLETED => self.order_completed(order_no).await.map(|_| ()),
-            s::PAID => self.points().capture(order_no, self.clock.now_ms()).await.map(|_| ()),
+            s::PAID => self
+                .points()
+                .capture(order_no, self.clock.now_ms())
+                .await
+                .map(|_| ()),
             s::CANCELLED_BY_CUSTOMER | s::REFUSED_BY_STORE | s::EXPIRED_UNPAID => self
                 .points()
                 .release(order_no, self.clock.now_ms())
@@ -231,7 +257,15 @@ impl Loyalty {
         let now = self.clock.now_ms();
         let gift = self.gift_for(levels, due.level, "upgrade", now);
         self.members()
-            .change_level(m.user_id, m.level, due.level, "upgrade", spend, gift.as_ref(), now)
+            .change_level(
+                m.user_id,
+                m.level,
+                due.level,
+                "upgrade",
+                spend,
+                gift.as_ref(),
+                now,
+            )
             .await
     }
 
@@ -327,7 +361,9 @@ impl Loyalty {
             match self.order_completed(&order_no).await {
                 Ok(Applied::Now) => swept.credited += 1,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, order_no, "loyalty credit left for the next pass"),
+                Err(e) => {
+                    tracing::warn!(error = %e, order_no, "loyalty credit left for the next pass")
+                }
             }
         }
         for (order_no, state) in points.open_holds(500).await? {
@@ -341,14 +377,18 @@ impl Loyalty {
             match r {
                 Ok(Applied::Now) => swept.holds_settled += 1,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, order_no, "points hold left for the next pass"),
+                Err(e) => {
+                    tracing::warn!(error = %e, order_no, "points hold left for the next pass")
+                }
             }
         }
         for lot in points.due_lots(now, 1000).await? {
             match points.mature(lot.id, lot.user_id, now).await {
                 Ok(Applied::Now) => swept.matured += 1,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, lot = lot.id, "maturing left for the next pass"),
+                Err(e) => {
+                    tracing::warn!(error = %e, lot = lot.id, "maturing left for the next pass")
+                }
             }
         }
         for lot in points.expired_lots(now, 1000).await? {
@@ -385,7 +425,15 @@ impl Loyalty {
                 .then(|| self.gift_for(&levels, due.level, "upgrade", now))
                 .flatten();
             if members
-                .change_level(m.user_id, m.level, due.level, reason, spend, gift.as_ref(), now)
+                .change_level(
+                    m.user_id,
+                    m.level,
+                    due.level,
+                    reason,
+                    spend,
+                    gift.as_ref(),
+                    now,
+                )
                 .await?
             {
                 changed += 1;

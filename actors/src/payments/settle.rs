@@ -136,7 +136,9 @@ impl PaymentCore {
             .await?
             .ok_or(OrderFailure::NotFound)?;
         let kept = order.paid_by.as_deref() == Some(p.payment_id.as_str());
-        if p.state == "paid" && kept && order.state == crate::domain::order_machine::state::COMPLETED
+        if p.state == "paid"
+            && kept
+            && order.state == crate::domain::order_machine::state::COMPLETED
         {
             return self.start_refund(p, RefundReason::OrderRefunded).await;
         }

@@ -31,8 +31,14 @@ pub async fn adjust(
     let (Some(phone), Some(points), Some(reason), Some(request_id)) = (
         body.cell_phone.as_deref(),
         body.points.filter(|p| *p != 0 && p.abs() <= 100_000_000),
-        body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty() && r.chars().count() <= 200),
-        body.request_id.as_deref().map(str::trim).filter(|r| !r.is_empty() && r.len() <= 64),
+        body.reason
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty() && r.chars().count() <= 200),
+        body.request_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty() && r.len() <= 64),
     ) else {
         return Err(err::adjust_invalid());
     };
@@ -50,7 +56,13 @@ pub async fn adjust(
         .adjust(user.id, &key, points, reason)
         .await
         .map_err(err::points_error)?;
-    tracing::info!(user_id = user.id, points, request_id, ?applied, "points adjusted");
+    tracing::info!(
+        user_id = user.id,
+        points,
+        request_id,
+        ?applied,
+        "points adjusted"
+    );
     let available = state.loyalty.points().account(user.id).await?.available;
     Ok(Reply::new(AdjustResultDto {
         request_id: request_id.to_string(),
@@ -71,7 +83,10 @@ pub async fn reconcile(
     check_ops_token(&state, &req)?;
     let report = state.loyalty.points().reconcile().await?;
     if !report.mismatches.is_empty() {
-        tracing::warn!(mismatches = report.mismatches.len(), "points ledger mismatches");
+        tracing::warn!(
+            mismatches = report.mismatches.len(),
+            "points ledger mismatches"
+        );
     }
     Ok(Reply::new(reconcile_dto(report)))
 }

@@ -59,7 +59,10 @@ pub async fn list(
     let now = state.clock.now_ms();
     let gifts = state.loyalty.gifts().for_user(auth.user_id).await?;
     Ok(Reply::new(
-        gifts.into_iter().map(|g| gift_dto(g, ctx.lang, now)).collect(),
+        gifts
+            .into_iter()
+            .map(|g| gift_dto(g, ctx.lang, now))
+            .collect(),
     ))
 }
 

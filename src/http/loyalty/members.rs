@@ -2,8 +2,8 @@
 
 use crate::http::context::Ctx;
 use crate::http::dto::loyalty::{
-    AgreementDto, JoinRequest, LevelChangeDto, LevelDto, MemberDto, NextLevelDto,
-    PointsSummaryDto, PrivilegeDto,
+    AgreementDto, JoinRequest, LevelChangeDto, LevelDto, MemberDto, NextLevelDto, PointsSummaryDto,
+    PrivilegeDto,
 };
 use crate::http::envelope::{Envelope, Reply};
 use crate::http::error::{loyalty as err, ApiResult};
@@ -50,7 +50,9 @@ pub async fn member_dto(state: &AppState, user_id: i64, lang: Lang) -> ApiResult
     let now = state.clock.now_ms();
     let points = loyalty.points();
     let account = points.account(user_id).await?;
-    let (soon, soon_at) = points.expiring(user_id, now, now + EXPIRING_SOON_MS).await?;
+    let (soon, soon_at) = points
+        .expiring(user_id, now, now + EXPIRING_SOON_MS)
+        .await?;
     let next = next_level(spend, m.level, &rules(&rows)).map(|(l, remaining)| NextLevelDto {
         level: l.level,
         name: level_name(&rows, l.level, lang).unwrap_or_default(),
@@ -125,7 +127,9 @@ pub async fn join(
         Err(JoinError::NoLevels) => return Err(err::no_programme()),
         Err(JoinError::Db(e)) => return Err(e.into()),
     }
-    Ok(Reply::new(member_dto(&state, auth.user_id, ctx.lang).await?))
+    Ok(Reply::new(
+        member_dto(&state, auth.user_id, ctx.lang).await?,
+    ))
 }
 
 /// The member detail (memberDetail): level, points (available, pending, expiring soon),
@@ -134,8 +138,14 @@ pub async fn join(
 #[utoipa::path(tag = "loyalty", security(("bearer" = [])),
     responses((status = 200, body = Envelope<MemberDto>), (status = 401)))]
 #[get("/members/me")]
-pub async fn me(state: web::Data<AppState>, ctx: Ctx, auth: AuthUser) -> ApiResult<Reply<MemberDto>> {
-    Ok(Reply::new(member_dto(&state, auth.user_id, ctx.lang).await?))
+pub async fn me(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    auth: AuthUser,
+) -> ApiResult<Reply<MemberDto>> {
+    Ok(Reply::new(
+        member_dto(&state, auth.user_id, ctx.lang).await?,
+    ))
 }
 
 /// The levels: threshold of qualifying spend in the rolling 365 days, points per yuan, and
@@ -145,8 +155,7 @@ pub async fn me(state: web::Data<AppState>, ctx: Ctx, auth: AuthUser) -> ApiResu
 pub async fn levels(state: web::Data<AppState>, ctx: Ctx) -> ApiResult<Reply<Vec<LevelDto>>> {
     let rows = state.loyalty.members().levels().await?;
     Ok(Reply::new(
-        rows
-            .into_iter()
+        rows.into_iter()
             .map(|l| LevelDto {
                 level: l.level,
                 name: match ctx.lang {
