@@ -63,6 +63,16 @@ impl Application {
             tracing::info!("empty embedded database: seeding the demo chain");
             crate::seed::run(&db).await?;
         }
+        if settings.is_embedded_database()
+            && settings.database.seed_when_empty
+            && actors::db::members::MemberRepo::new(db.clone())
+                .levels()
+                .await?
+                .is_empty()
+        {
+            // A database seeded before the member club existed gets its levels and agreement.
+            crate::seed::seed_loyalty(&db).await?;
+        }
         let catalogue = CatalogueService::start(
             repo,
             Duration::from_secs(settings.catalogue.refresh_seconds),
@@ -137,6 +147,14 @@ impl Application {
             clock.clone(),
             actor_thread.clone(),
         ));
+        let loyalty = actors::loyalty::Loyalty::new(
+            db.clone(),
+            clock.clone(),
+            actors::loyalty::LoyaltySettings {
+                points_pending_ms: settings.loyalty.points_pending_ms.max(0),
+            },
+        );
+        orders.set_loyalty(loyalty.clone());
         let payments = Arc::new(PaymentService::new(
             PaymentRepo::new(db.clone()),
             payment.provider,
@@ -153,6 +171,8 @@ impl Application {
             stores,
             orders,
             payments,
+            loyalty,
+            loyalty_sweep_ms: settings.loyalty.sweep_ms,
             sandbox_payments: payment.sandbox,
             notify_base_url,
             replies: Arc::default(),

@@ -25,6 +25,38 @@ pub struct Settings {
     pub payment: PaymentSettings,
     #[serde(default)]
     pub metrics: MetricsSettings,
+    #[serde(default)]
+    pub loyalty: LoyaltySettings,
+}
+
+/// The member club (docs/loyalty.md).
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub struct LoyaltySettings {
+    /// The refund window: points earned on a completed order stay pending this long (ms),
+    /// then become available. Default 7 days.
+    #[serde(default = "default_points_pending_ms")]
+    pub points_pending_ms: i64,
+    /// How often the loyalty sweep runs (ms): credits missed, holds settled, points matured
+    /// and expired. Default 15 s.
+    #[serde(default = "default_loyalty_sweep_ms")]
+    pub sweep_ms: u64,
+}
+
+fn default_points_pending_ms() -> i64 {
+    actors::domain::loyalty::DEFAULT_PENDING_MS
+}
+
+fn default_loyalty_sweep_ms() -> u64 {
+    15_000
+}
+
+impl Default for LoyaltySettings {
+    fn default() -> Self {
+        LoyaltySettings {
+            points_pending_ms: default_points_pending_ms(),
+            sweep_ms: default_loyalty_sweep_ms(),
+        }
+    }
 }
 
 /// Prometheus metrics at `GET /metrics` (docs/operations.md).

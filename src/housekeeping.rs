@@ -24,6 +24,7 @@ pub fn start(state: AppState) -> Housekeeping {
             cleanup(state.clone()),
             expire_payments(state.clone()),
             sandbox_notifies(state.clone()),
+            loyalty_sweep(state.clone()),
             crate::reconcile_job::daily(state),
         );
     }))
@@ -100,3 +101,41 @@ async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors
         .await?;
     Ok((carts, keys))
 }
+
+/// The loyalty sweep, every `[loyalty] sweep_ms`: completed orders not credited yet (the
+/// order hook's backstop), holds of orders paid or closed, pending points whose refund window
+/// closed, expired lots; and once an hour the level review (downgrades as the window rolls)
+/// and a reconcile of every balance with its ledger (a mismatch is logged as an error).
+async fn loyalty_sweep(state: AppState) {
+    let period = Duration::from_millis(state.loyalty_sweep_ms.max(100));
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_review = tokio::time::Instant::now();
+    loop {
+        ticks.tick().await;
+        match state.loyalty.sweep().await {
+            Ok(swept) if swept != actors::loyalty::Swept::default() => {
+                tracing::info!(?swept, "loyalty sweep")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "loyalty sweep failed"),
+        }
+        if last_review.elapsed() >= LOYALTY_REVIEW {
+            last_review = tokio::time::Instant::now();
+            match state.loyalty.review_levels().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(changed = n, "member levels reviewed"),
+                Err(e) => tracing::warn!(error = %e, "level review failed"),
+            }
+            match state.loyalty.points().reconcile().await {
+                Ok(r) if r.mismatches.is_empty() => {}
+                Ok(r) => {
+                    tracing::error!(checked = r.checked, mismatches = ?r.mismatches, "points ledger mismatches")
+                }
+                Err(e) => tracing::warn!(error = %e, "points reconcile failed"),
+            }
+        }
+    }
+}
+
+const LOYALTY_REVIEW: Duration = Duration::from_secs(3600);

@@ -49,7 +49,8 @@ enum Command {
         base_url: String,
     },
     /// Compare the payment provider's statement of a day with our payments and refunds:
-    /// settle the payments whose notify we missed, and report what cannot be repaired.
+    /// settle the payments whose notify we missed, and report what cannot be repaired. Then
+    /// compare every points balance with its ledger (docs/loyalty.md).
     Reconcile {
         /// The China calendar day, YYYY-MM-DD; yesterday (China time) when omitted.
         #[arg(long)]
@@ -127,6 +128,16 @@ fn main() -> anyhow::Result<()> {
                 let app = Application::for_command(settings, clock).await?;
                 let report = pizza_order::reconcile_job::run(app.state(), day, "cli").await?;
                 print!("{}", report.summary());
+                // The points ledger too: every balance against its entries, lots and holds.
+                let points = app.state().loyalty.points().reconcile().await?;
+                println!(
+                    "points: {} balances checked, {} mismatches",
+                    points.checked,
+                    points.mismatches.len()
+                );
+                for m in &points.mismatches {
+                    println!("  points mismatch: {m:?}");
+                }
             }
             Command::Openapi => print_openapi()?,
         }

@@ -1,6 +1,7 @@
 //! Loading the demo chain (actors/seed/*.json, embedded in the binary) into the database.
 
 use actors::db::catalogue::CatalogueRepo;
+use actors::db::members::{AgreementRow, GiftOption, LevelRow, Privilege};
 use actors::db::Db;
 use actors::domain::store_rules;
 use anyhow::Context;
@@ -27,6 +28,7 @@ pub async fn run(db: &Db) -> anyhow::Result<()> {
         .await
         .context("writing the demo catalogue")?;
     seed_staff(db, &catalogue.stores).await?;
+    seed_loyalty(db).await?;
     tracing::info!(
         cities = catalogue.cities.len(),
         stores = catalogue.stores.len(),
@@ -59,5 +61,155 @@ async fn seed_staff(db: &Db, stores: &[actors::domain::catalog::Store]) -> anyho
         repo.insert_if_missing(&store.store_code, DEMO_STAFF_CODE, "店长", &hash, now)
             .await?;
     }
+    Ok(())
+}
+
+/// The member agreement version in force (GET /members/agreement).
+pub const AGREEMENT_VERSION: &str = "2026-11";
+
+fn privilege(code: &str, zh: (&str, &str), en: (&str, &str)) -> Privilege {
+    Privilege {
+        code: code.into(),
+        name_zh: zh.0.into(),
+        description_zh: zh.1.into(),
+        name_en: en.0.into(),
+        description_en: en.1.into(),
+    }
+}
+
+fn points_option(id: &str, points: i64) -> GiftOption {
+    GiftOption {
+        option_id: id.into(),
+        kind: "points".into(),
+        points: Some(points),
+        product_code: None,
+        name_zh: format!("{points} 积分"),
+        name_en: format!("{points} points"),
+    }
+}
+
+fn product_option(id: &str, code: &str, zh: &str, en: &str) -> GiftOption {
+    GiftOption {
+        option_id: id.into(),
+        kind: "product".into(),
+        points: None,
+        product_code: Some(code.into()),
+        name_zh: zh.into(),
+        name_en: en.into(),
+    }
+}
+
+/// The four levels (thresholds are qualifying spend in the rolling 365 days), their privileges
+/// and gift options, and the member agreement. Seeding twice updates them in place.
+pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
+    let repo = actors::db::members::MemberRepo::new(db.clone());
+    let now = chrono::Utc::now().timestamp_millis();
+    let earn = |n: i64| {
+        privilege(
+            "points",
+            ("积分", &format!("每消费 1 元得 {n} 积分")),
+            ("Points", &format!("{n} point(s) for every yuan paid")),
+        )
+    };
+    let birthday = privilege(
+        "birthday",
+        ("生日礼", "生日当月赠送一份小食"),
+        ("Birthday treat", "A free side in your birthday month"),
+    );
+    let delivery = privilege(
+        "delivery",
+        ("免配送费", "每月两次免配送费"),
+        ("Free delivery", "Free delivery twice a month"),
+    );
+    let priority = privilege(
+        "priority",
+        ("优先制作", "订单优先制作"),
+        ("Priority", "Your orders are made first"),
+    );
+    let levels = [
+        (
+            1,
+            "普通会员",
+            "Member",
+            0,
+            1,
+            vec![earn(1)],
+            vec![
+                points_option("L1-P", 200),
+                product_option("L1-D", "DR001", "饮料一杯", "A drink"),
+            ],
+        ),
+        (
+            2,
+            "银卡会员",
+            "Silver",
+            50_000,
+            1,
+            vec![earn(1), birthday.clone()],
+            vec![
+                points_option("L2-P", 500),
+                product_option("L2-S", "SD001", "小食一份", "A side"),
+            ],
+        ),
+        (
+            3,
+            "金卡会员",
+            "Gold",
+            200_000,
+            2,
+            vec![earn(2), birthday.clone(), delivery.clone()],
+            vec![
+                points_option("L3-P", 1_000),
+                product_option("L3-S", "SD002", "小食一份", "A side"),
+            ],
+        ),
+        (
+            4,
+            "黑金会员",
+            "Black",
+            500_000,
+            3,
+            vec![earn(3), birthday, delivery, priority],
+            vec![
+                points_option("L4-P", 2_000),
+                product_option("L4-D", "DR001", "饮料一杯", "A drink"),
+            ],
+        ),
+    ];
+    for (level, zh, en, threshold, ppy, privileges, gift_options) in levels {
+        repo.upsert_level(
+            &LevelRow {
+                level,
+                name_zh: zh.into(),
+                name_en: en.into(),
+                threshold: actors::domain::money::Fen(threshold),
+                points_per_yuan: ppy,
+                privileges,
+                gift_options,
+            },
+            now,
+        )
+        .await
+        .context("seeding the member levels")?;
+    }
+    repo.upsert_agreement(
+        &AgreementRow {
+            version: AGREEMENT_VERSION.into(),
+            title_zh: "会员服务协议".into(),
+            title_en: "Member agreement".into(),
+            content_zh: "加入会员即表示您同意：消费可获得积分（每消费 1 元按等级获得积分），\
+                订单完成 7 天后积分可用；积分于获得次年年底过期；100 积分可抵 1 元，每单最多抵扣 50%；\
+                会员等级按近 365 天的实付消费（扣除退款）计算。"
+                .into(),
+            content_en: "By joining you agree that: paid orders earn points (per yuan, by level), \
+                available 7 days after the order is completed; points expire at the end of the \
+                year after they were earned; 100 points are worth 1 yuan, up to half of an order; \
+                your level follows what you paid (less refunds) in the last 365 days."
+                .into(),
+        },
+        now,
+    )
+    .await
+    .context("seeding the member agreement")?;
     Ok(())
 }

@@ -48,6 +48,10 @@ pub struct AppState {
     /// One OrderSession actor per active order.
     pub orders: Arc<OrderRegistry>,
     pub payments: Arc<PaymentService>,
+    /// The member club and the points ledger (issue 23).
+    pub loyalty: actors::loyalty::Loyalty,
+    /// `[loyalty] sweep_ms`.
+    pub loyalty_sweep_ms: u64,
     /// What each store's staff set live (status, notice, sold-out products), its tablets'
     /// live queue and which of its tablets are online, across nodes.
     pub stores: Arc<StoreBoards>,

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod clock;
 pub mod db;
 pub mod domain;
+pub mod loyalty;
 pub mod orders;
 pub mod payments;
 pub mod providers;

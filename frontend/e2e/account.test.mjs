@@ -81,9 +81,10 @@ test('register by SMS code, log out, log in by password, add an address by smart
     await page.getByRole('button', { name: '暂不开启' }).click();
     await page.getByTestId('marketing-dialog').waitFor({ state: 'detached' });
 
-    // Personal centre: masked phone, not a member, 0 points.
+    // Personal centre: masked phone, not a member: the invitation to join where points would be.
     await page.getByTestId('my-phone').filter({ hasText: '139****5678' }).waitFor();
-    assert.equal(await page.getByTestId('my-points').innerText(), '0');
+    await page.getByTestId('member-invite').waitFor();
+    assert.equal(await page.getByTestId('my-points').count(), 0);
     assert.equal(await page.getByTestId('my-member').innerText(), '非会员');
     await shot(page, 'account-05-my');
 

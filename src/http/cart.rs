@@ -9,7 +9,7 @@ use super::error::{ApiError, ApiResult};
 use super::params;
 use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web};
-use actors::carts::{CartFailure, Mutation};
+use actors::carts::{CartFailure, CartKey, Mutation};
 use actors::catalogue::Snapshot;
 use actors::db::carts::StoredCart;
 use actors::domain::cart::{Cart, CartError, Edit};
@@ -116,7 +116,32 @@ pub async fn render(
     stored: &StoredCart,
 ) -> ApiResult<CartDto> {
     let board = cart_board(state, snapshot, &stored.cart).await?;
-    Ok(render_with(state, ctx, snapshot, owner, stored, &board))
+    let mut dto = render_with(state, ctx, snapshot, owner, stored, &board);
+    dto.points_deduction = points_deduction(state, owner, dto.order_amount).await?;
+    Ok(dto)
+}
+
+/// The cart's points line: a member's available points, how many this cart may use and what
+/// they save. None for visitors and non-members.
+pub async fn points_deduction(
+    state: &AppState,
+    owner: &CartOwner,
+    order_amount: actors::domain::money::Fen,
+) -> ApiResult<Option<super::dto::loyalty::PointsDeductionDto>> {
+    let CartKey::User(user_id) = owner.key else {
+        return Ok(None);
+    };
+    if state.loyalty.members().member(user_id).await?.is_none() {
+        return Ok(None);
+    }
+    let available = state.loyalty.points().account(user_id).await?.available;
+    let rule = actors::domain::loyalty::DEDUCTION;
+    let usable = rule.usable(available, order_amount);
+    Ok(Some(super::dto::loyalty::PointsDeductionDto {
+        available,
+        usable_points: usable,
+        amount: rule.amount(usable),
+    }))
 }
 
 pub fn reply(owner: &CartOwner, dto: CartDto) -> Reply<CartDto> {
@@ -148,6 +173,9 @@ impl From<CartFailure> for ApiError {
                 ApiError::internal(anyhow::anyhow!("cart session unavailable"))
             }
             CartFailure::Db(e) => e.into(),
+            CartFailure::NotEnoughPoints { available } => {
+                super::error::loyalty::not_enough(available)
+            }
         }
     }
 }

@@ -59,6 +59,11 @@ pub struct SubmitBody {
     pub freight_amount: f64,
     pub order_amount: f64,
     pub shopping_car_version: Option<i64>,
+    /// Points to spend on this order (members; 0 or absent: none). Held at submit, captured
+    /// at payment, given back if the order closes unpaid. `orderAmount` may be sent before or
+    /// after the points.
+    #[serde(default)]
+    pub points_deductions: i64,
 }
 
 /// The invoice as typed: `kind` personal or company; `title` 1–100 characters; `taxNo` 15, 18
@@ -372,12 +377,18 @@ async fn attempt(
         amount("freightAmount", body.freight_amount)?,
         amount("orderAmount", body.order_amount)?,
     );
-    if client != (product_amount, discount, fee, total) {
+    // Points: the server recomputes what they are worth and whether the member may use them.
+    let (points, points_amount) =
+        points_for(state, user.user_id, body.points_deductions, total).await?;
+    let client_total_ok = client.3 == total || (points > 0 && client.3 == total - points_amount);
+    if (client.0, client.1, client.2) != (product_amount, discount, fee) || !client_total_ok {
         return Err(ApiError::AmountsChanged(
             serde_json::to_value(&dto).unwrap_or_default(),
         ));
     }
 
+    let breakdown = breakdown.with_points(points, points_amount);
+    let total = total - points_amount;
     // What the order page and the tablet will show must add up to what is charged.
     if let Some(wrong) = breakdown.inconsistency() {
         return Err(ApiError::internal(anyhow::anyhow!(
@@ -406,6 +417,7 @@ async fn attempt(
             "remark": remark.as_str(), "tableware": body.tableware, "isNeedInvoice": invoice.is_some(),
             "invoice": invoice,
             "rules": rules, "items": items,
+            "pointsDeductions": points, "pointsAmount": points_amount.yuan(),
             "breakdown": serde_json::to_value(&breakdown).unwrap_or_default(),
         }),
         lines,
@@ -446,6 +458,7 @@ async fn attempt(
                 order,
                 emptied,
                 idempotency: recorded_answer,
+                points_hold: (points > 0).then_some((user.user_id, points)),
             },
         )
         .await
@@ -472,6 +485,37 @@ async fn attempt(
             err_msg: String::new(),
             data: answer,
         }))
+}
+
+/// The points a submit asks to spend and what they pay, checked against the rule and the
+/// member's available points (the hold in the order's transaction is the real guard).
+async fn points_for(
+    state: &AppState,
+    user_id: i64,
+    requested: i64,
+    total: Fen,
+) -> ApiResult<(i64, Fen)> {
+    use super::error::loyalty as err;
+    use actors::domain::loyalty::{DeductionError, DEDUCTION};
+    if requested == 0 {
+        return Ok((0, Fen::ZERO));
+    }
+    if requested < 0 {
+        return Err(err::deduction_negative());
+    }
+    if state.loyalty.members().member(user_id).await?.is_none() {
+        return Err(err::deduction_not_member());
+    }
+    let available = state.loyalty.points().account(user_id).await?.available;
+    let points = DEDUCTION
+        .check(requested, available, total)
+        .map_err(|e| match e {
+            DeductionError::Negative => err::deduction_negative(),
+            DeductionError::BelowMinimum(min) => err::deduction_below_minimum(min),
+            DeductionError::NotEnough(n) => err::not_enough(n),
+            DeductionError::OverCap(usable) => err::deduction_over_cap(usable),
+        })?;
+    Ok((points, DEDUCTION.amount(points)))
 }
 
 /// The line as the customer saw it (in the request's language), and what the kitchen makes of

@@ -29,7 +29,14 @@ pub async fn me_dto(state: &AppState, user_id: i64) -> ApiResult<MeDto> {
     let consent_required = !consent_current(state, user_id).await?;
     let today = state.clock.china_now().date_naive();
     let picker = default_birthday(today).format("%Y-%m-%d").to_string();
-    Ok(MeDto::new(&user, address_id, consent_required, picker))
+    let mut dto = MeDto::new(&user, address_id, consent_required, picker);
+    // Points are the ledger's (its cached balance), zero for non-members: never users.points.
+    dto.userful_point = if user.is_loyalty {
+        state.loyalty.points().account(user_id).await?.available
+    } else {
+        0
+    };
+    Ok(dto)
 }
 
 /// Whether the user's latest decision agrees to the policy in force.

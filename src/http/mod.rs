@@ -20,6 +20,7 @@ pub mod extractor_errors;
 pub mod geo;
 pub mod health;
 pub mod idempotency;
+pub mod loyalty;
 pub mod me;
 pub mod menu;
 pub mod openapi;
@@ -86,6 +87,16 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(me::post_privacy)
                 .service(me::patch_marketing)
                 .service(me::post_recommendation)
+                .service(loyalty::members::agreement)
+                .service(loyalty::members::join)
+                .service(loyalty::members::me)
+                // Literal level paths before none: /members/levels/history is its own route.
+                .service(loyalty::members::levels)
+                .service(loyalty::members::history)
+                .service(loyalty::gifts::list)
+                .service(loyalty::gifts::claim)
+                .service(loyalty::points::ledger)
+                .service(loyalty::points::deduction_rule)
                 // Literal address paths before /addresses/{id}.
                 .service(addresses::smart_paste)
                 .service(addresses::list)
@@ -128,6 +139,9 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(tablet_store::ingredients)
                 .service(tablet_store::set_ingredient_availability)
                 .service(tablet_store::unattended)
+                .service(loyalty::chain::adjust)
+                .service(loyalty::chain::reconcile)
+                .service(loyalty::chain::refund_order)
                 // Literal payment paths before /payments/{paymentId}.
                 .service(payments::create)
                 .service(payments::in_progress)

@@ -3,8 +3,8 @@
 
 use super::openapi_shared;
 use super::{
-    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, me, menu, order_detail,
-    orders, payments, stores, system, tablet, tablet_history, tablet_store,
+    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, loyalty, me, menu,
+    order_detail, orders, payments, stores, system, tablet, tablet_history, tablet_store,
 };
 use utoipa::OpenApi;
 
@@ -40,6 +40,10 @@ use utoipa::OpenApi;
         tablet_store::set_ingredient_availability, tablet_store::unattended,
         payments::create, payments::in_progress, payments::status, payments::notify,
         dev::sms_outbox, orders::dev_table_link,
+        loyalty::members::agreement, loyalty::members::join, loyalty::members::me,
+        loyalty::members::levels, loyalty::members::history, loyalty::gifts::list,
+        loyalty::gifts::claim, loyalty::points::ledger, loyalty::points::deduction_rule,
+        loyalty::chain::adjust, loyalty::chain::reconcile, loyalty::chain::refund_order,
     ),
     tags(
         (name = "system"), (name = "stores"), (name = "location"), (name = "menu"),
@@ -57,6 +61,8 @@ use utoipa::OpenApi;
             to its store."),
         (name = "chain", description = "The chain's operations view, behind the \
             `[ordering] ops_token` bearer token (off when unset)."),
+        (name = "loyalty", description = "The member club and points (issue 23): joining, \
+            levels, gifts, the points ledger and the deduction rule. See docs/loyalty.md."),
         (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]

@@ -45,6 +45,8 @@ pub fn access(method: &str, path: &str) -> Access {
         _ if under("/payments/notify") => Access::Public,
         _ if under("/payments") => Access::User,
         _ if under("/me") || under("/addresses") => Access::User,
+        "/members/agreement" | "/members/levels" | "/points/deduction-rule" => Access::Public,
+        _ if under("/members") || under("/points") => Access::User,
         "/auth/logout" | "/auth/password/change" => Access::User,
         _ => Access::Public,
     }

@@ -155,6 +155,11 @@ pub struct OrderDetailDto {
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub paid_amount: Fen,
+    /// Points spent on the order (0: none) and what they paid (yuan).
+    pub points_deductions: i64,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub points_amount: Fen,
     pub receiver_name: String,
     /// Masked: 139****5678.
     pub receiver_mobile: String,
@@ -322,6 +327,8 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         freight_amount: order.delivery_fee,
         order_amount: order.order_amount,
         paid_amount: order.paid_amount,
+        points_deductions: order_breakdown(&order).points_used,
+        points_amount: order_breakdown(&order).points_deduction,
         receiver_name: text("receiverName"),
         receiver_mobile: Phone::parse(&text("receiverMobile"))
             .map(|p| p.masked())

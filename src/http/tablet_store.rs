@@ -361,7 +361,7 @@ pub struct UnattendedStoreDto {
 }
 
 /// The chain's operations token, compared in constant time; off (404) when none is set.
-fn check_ops_token(state: &AppState, req: &HttpRequest) -> ApiResult<()> {
+pub(crate) fn check_ops_token(state: &AppState, req: &HttpRequest) -> ApiResult<()> {
     let Some(expected) = state.ops_token.as_deref() else {
         return Err(ApiError::not_found("接口不存在", "No such endpoint"));
     };

@@ -15,6 +15,7 @@ mod helpers;
 mod invoice;
 mod journey;
 mod kitchen;
+mod loyalty;
 mod menu;
 mod metrics;
 mod nodes;

@@ -65,6 +65,10 @@ pub enum CartFailure {
     Contended,
     #[error("cart session unavailable")]
     Unavailable,
+    /// The points asked for at submit are no longer available (spent meanwhile): nothing
+    /// was created.
+    #[error("not enough points: {available} available")]
+    NotEnoughPoints { available: i64 },
 }
 
 pub struct CartRegistry {

@@ -135,6 +135,8 @@ pub struct Checkout {
     pub emptied: Cart,
     /// (scope, key, answer given the order id) for the Idempotency-Key.
     pub idempotency: Option<(String, String, IdempotentAnswer)>,
+    /// Points authorised (held) for the order in the same transaction: (user, points).
+    pub points_hold: Option<(i64, i64)>,
 }
 
 /// Builds the recorded answer once the order id is known.
@@ -195,6 +197,17 @@ async fn checkout(
     {
         tx.rollback().await.map_err(crate::db::DbError::from)?;
         return Err(CartFailure::Stale);
+    }
+    if let Some((user_id, points)) = msg.points_hold.filter(|(_, p)| *p > 0) {
+        use crate::db::points::{PointsError, PointsRepo};
+        match PointsRepo::hold_in(&mut tx, user_id, &msg.order.order_no, points, now).await {
+            Ok(_) => {}
+            Err(PointsError::NotEnough { available }) => {
+                tx.rollback().await.map_err(crate::db::DbError::from)?;
+                return Err(CartFailure::NotEnoughPoints { available });
+            }
+            Err(PointsError::Db(e)) => return Err(e.into()),
+        }
     }
     let mut recorded = None;
     if let Some((scope, idem_key, answer)) = msg.idempotency {

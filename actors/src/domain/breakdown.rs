@@ -62,10 +62,23 @@ pub struct Breakdown {
     pub delivery_fee: Fen,
     /// The part of the fee not charged (the free-delivery threshold was reached).
     pub delivery_fee_waived: Fen,
+    /// Points spent on the order (积分抵扣), and what they paid.
+    #[serde(default)]
+    pub points_used: i64,
+    #[serde(default)]
+    pub points_deduction: Fen,
     pub payable: Fen,
 }
 
 impl Breakdown {
+    /// The same, with `points` worth `amount` taken off the payable (submit).
+    pub fn with_points(mut self, points: i64, amount: Fen) -> Breakdown {
+        self.points_used = points;
+        self.points_deduction = amount;
+        self.payable = self.payable - amount;
+        self
+    }
+
     /// `lines`: the charged lines. `unit_line_ids[u]` names the line of each unit the rules
     /// saw; `rule` finds a rule by id. `payable` is the pricing's own figure, so
     /// [`Breakdown::inconsistency`] checks the pricing rather than restating it.
@@ -119,6 +132,8 @@ impl Breakdown {
             discount_amount,
             delivery_fee,
             delivery_fee_waived: waived,
+            points_used: 0,
+            points_deduction: Fen::ZERO,
             payable,
         }
     }
@@ -154,8 +169,14 @@ impl Breakdown {
         if self.delivery_fee_waived < Fen::ZERO || self.delivery_fee_waived > self.delivery_fee {
             return Some("waived more than the fee".into());
         }
+        if self.points_deduction < Fen::ZERO
+            || (self.points_used == 0) != (self.points_deduction == Fen::ZERO)
+        {
+            return Some("points deduction without points (or the reverse)".into());
+        }
         let sum = self.product_amount - self.discount_amount + self.delivery_fee
-            - self.delivery_fee_waived;
+            - self.delivery_fee_waived
+            - self.points_deduction;
         if sum != self.payable || self.payable < Fen::ZERO {
             return Some(format!(
                 "the lines make {sum}, the payable is {}",
@@ -186,6 +207,12 @@ pub struct BreakdownView {
     #[serde(with = "yuan")]
     #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub delivery_fee_waived: Fen,
+    /// Points spent (积分抵扣 / Points), 0 when none.
+    pub points_used: i64,
+    /// What those points paid (yuan).
+    #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
+    pub points_deduction: Fen,
     #[serde(with = "yuan")]
     #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub payable: Fen,
@@ -260,6 +287,8 @@ impl From<&Breakdown> for BreakdownView {
             discount_amount: b.discount_amount,
             delivery_fee: b.delivery_fee,
             delivery_fee_waived: b.delivery_fee_waived,
+            points_used: b.points_used,
+            points_deduction: b.points_deduction,
             payable: b.payable,
         }
     }

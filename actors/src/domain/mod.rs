@@ -15,6 +15,7 @@ pub mod hours;
 pub mod invoice;
 pub mod kitchen;
 pub mod lang;
+pub mod loyalty;
 pub mod menu;
 pub mod money;
 pub mod order_machine;

@@ -19,15 +19,18 @@ pub enum RefundReason {
     OrderExpired,
     /// The order takes no online payment any more (completed, cash on delivery, …).
     OrderClosed,
+    /// The chain refunded the completed order in full (`POST /chain/orders/{orderNo}/refund`).
+    OrderRefunded,
 }
 
 impl RefundReason {
-    pub const ALL: [RefundReason; 5] = [
+    pub const ALL: [RefundReason; 6] = [
         RefundReason::Duplicate,
         RefundReason::OrderCancelled,
         RefundReason::OrderRefused,
         RefundReason::OrderExpired,
         RefundReason::OrderClosed,
+        RefundReason::OrderRefunded,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -37,6 +40,7 @@ impl RefundReason {
             RefundReason::OrderRefused => "order_refused",
             RefundReason::OrderExpired => "order_expired",
             RefundReason::OrderClosed => "order_closed",
+            RefundReason::OrderRefunded => "order_refunded",
         }
     }
 
@@ -55,6 +59,7 @@ impl RefundReason {
                 "The order expired before the payment arrived",
             ),
             RefundReason::OrderClosed => ("订单已无法支付", "The order no longer takes payment"),
+            RefundReason::OrderRefunded => ("订单已退款", "Order refunded"),
         };
         match lang {
             Lang::Zh => zh,

@@ -17,7 +17,7 @@ use crate::domain::order_machine::{Actor as Mover, Command, MoveError};
 use crate::stores::LiveStores;
 use actix::{Actor, Addr, ArbiterHandle};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OrderFailure {
@@ -40,6 +40,8 @@ pub struct OrderRegistry {
     clock: Clock,
     arbiter: ArbiterHandle,
     sessions: Mutex<HashMap<String, Addr<OrderSession>>>,
+    /// Told of every move once it is stored (points captured, released, credited).
+    loyalty: OnceLock<crate::loyalty::Loyalty>,
 }
 
 impl OrderRegistry {
@@ -58,7 +60,13 @@ impl OrderRegistry {
             clock,
             arbiter,
             sessions: Mutex::new(HashMap::new()),
+            loyalty: OnceLock::new(),
         }
+    }
+
+    /// Wires the loyalty programme in: it hears of every stored move.
+    pub fn set_loyalty(&self, loyalty: crate::loyalty::Loyalty) {
+        let _ = self.loyalty.set(loyalty);
     }
 
     pub fn repo(&self) -> &OrderRepo {
@@ -111,7 +119,12 @@ impl OrderRegistry {
         };
         for _ in 0..2 {
             match self.session(order_no).send(msg()).await {
-                Ok(result) => return result,
+                Ok(result) => {
+                    if let (Ok(done), Some(loyalty)) = (&result, self.loyalty.get()) {
+                        loyalty.order_moved(order_no, done.transition.state).await;
+                    }
+                    return result;
+                }
                 Err(_) => self.forget(order_no),
             }
         }

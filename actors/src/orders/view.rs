@@ -145,6 +145,8 @@ pub fn order_breakdown(row: &OrderRow) -> Breakdown {
         discount_amount: row.discount_amount,
         delivery_fee: row.delivery_fee,
         delivery_fee_waived: Fen::ZERO,
+        points_used: 0,
+        points_deduction: Fen::ZERO,
         payable: row.order_amount,
     }
 }

@@ -170,6 +170,11 @@ pub struct Close(pub CloseReason);
 #[rtype(result = "Result<Outcome, PayFailure>")]
 pub struct Decide;
 
+/// Refund the attempt that settled a completed order, in full (the chain's refund).
+#[derive(Message, Clone)]
+#[rtype(result = "Result<Outcome, PayFailure>")]
+pub struct RefundKept;
+
 /// The session's own timer fired (or start-up found the attempt overdue): expire if due.
 #[derive(Message, Clone)]
 #[rtype(result = "Result<bool, PayFailure>")]
@@ -248,6 +253,18 @@ impl Handler<Decide> for PaymentSession {
         self.turn(async move {
             let p = Self::row(&core, &id).await?;
             core.decide(&p).await
+        })
+    }
+}
+
+impl Handler<RefundKept> for PaymentSession {
+    type Result = AtomicResponse<Self, Result<Outcome, PayFailure>>;
+
+    fn handle(&mut self, _: RefundKept, _: &mut Context<Self>) -> Self::Result {
+        let (core, id) = (self.core.clone(), self.payment_id.clone());
+        self.turn(async move {
+            let p = Self::row(&core, &id).await?;
+            core.refund_kept(&p).await
         })
     }
 }

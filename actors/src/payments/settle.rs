@@ -10,7 +10,7 @@
 //! longer after each failure ([`refund_retry_due`]).
 
 use super::core::{PaymentCore, ATTEMPTS};
-use super::session::{Decide, SettlePaid};
+use super::session::{Decide, RefundKept, SettlePaid};
 use super::{PayFailure, PaymentService, Settled};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
@@ -125,6 +125,26 @@ impl PaymentCore {
         Err(PayFailure::Contended)
     }
 
+    /// The chain refunds a completed order in full: the attempt that keeps its money is
+    /// refunded (owed first, then asked for, like every other refund). Only the kept attempt of
+    /// a completed order; anything else is decided as usual.
+    pub(super) async fn refund_kept(&self, p: &PaymentRow) -> Result<Outcome, PayFailure> {
+        let order = self
+            .orders
+            .repo()
+            .find(&p.order_no)
+            .await?
+            .ok_or(OrderFailure::NotFound)?;
+        let kept = order.paid_by.as_deref() == Some(p.payment_id.as_str());
+        if p.state == "paid"
+            && kept
+            && order.state == crate::domain::order_machine::state::COMPLETED
+        {
+            return self.start_refund(p, RefundReason::OrderRefunded).await;
+        }
+        self.decide(p).await
+    }
+
     /// Records that `p`'s money is owed back and why, then asks the provider.
     async fn start_refund(
         &self,
@@ -232,6 +252,21 @@ impl PaymentService {
             Some(e) => Err(e.into()),
             None => Ok(total),
         }
+    }
+
+    /// The chain's full refund of a completed order: its kept attempt is refunded. Answers what
+    /// was refunded now; a refused refund is the error, one the provider could not make now
+    /// stays owed (the housekeeping job asks again).
+    pub async fn refund_completed(&self, order_no: &str) -> Result<Fen, PayFailure> {
+        let mut total = Fen::ZERO;
+        for p in self.repo().for_order(order_no).await? {
+            match self.ask(&p.payment_id, RefundKept).await? {
+                Outcome::Refunded if p.state != "refunded" => total += p.amount,
+                Outcome::Owed(e @ PaymentError::Rejected { .. }) => return Err(e.into()),
+                _ => {}
+            }
+        }
+        Ok(total)
     }
 
     /// Decides one paid attempt (see `PaymentCore::decide`): refunds it unless it is the

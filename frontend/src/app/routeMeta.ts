@@ -5,6 +5,8 @@ export interface RouteMeta {
   level: number;
   title: MessageKey | null;
   pageCode: string;
+  /** The page sets the document title itself (its words come with its chunk). */
+  ownTitle?: boolean;
 }
 
 export function routeMeta(pathname: string): RouteMeta {
@@ -19,6 +21,10 @@ export function routeMeta(pathname: string): RouteMeta {
   if (pathname === '/order/info') return { level: 3, title: 'order.info.title', pageCode: 'orderInfo' };
   if (pathname === '/order/oneMoreOrder') return { level: 3, title: 'order.again', pageCode: 'oneMoreOrder' };
   if (pathname === '/order/comment') return { level: 4, title: 'order.comment.title', pageCode: 'orderComment' };
+  if (isMemberPath(pathname)) {
+    const code = pathname.slice(pathname.lastIndexOf('/') + 1);
+    return { level: code === 'index' || code === 'addMember' ? 3 : 4, title: null, pageCode: code, ownTitle: true };
+  }
   const account = ACCOUNT[pathname];
   if (account) return account;
   return { level: 1, title: null, pageCode: '' };
@@ -41,3 +47,8 @@ const ACCOUNT: Record<string, RouteMeta> = {
   '/address/add': { level: 4, title: 'address.addTitle', pageCode: 'addAddress' },
   '/address/update': { level: 4, title: 'address.editTitle', pageCode: 'updateAddress' },
 };
+
+/** The member pages (issue 23): /addMember, /my/member/…, /my/integral/list, /memberPointdeduction. */
+function isMemberPath(pathname: string): boolean {
+  return pathname.startsWith('/my/member/') || pathname === '/addMember' || pathname === '/my/integral/list' || pathname === '/memberPointdeduction';
+}

@@ -39,6 +39,9 @@ const UpdateUserInfoPage = lazyRoute(account, 'UpdateUserInfoPage');
 const UpdatePasswordPage = lazyRoute(account, 'UpdatePasswordPage');
 const VisitorState = lazyRoute(account, 'VisitorState');
 
+// The member pages pick their page from the path inside their chunk (the entry holds four routes).
+const MemberPages = lazyRoute(() => import('./routes/MemberRoutes'), 'MemberPages');
+
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
 
@@ -102,6 +105,11 @@ export function AppRoutes() {
         <Route path="my/personalInfo/updateUserInfo" element={visitor('my', <UpdateUserInfoPage />)} />
         <Route path="my/personalInfo/updatePassword" element={visitor('my', <UpdatePasswordPage />)} />
         <Route path="my/personalInfo/cancellation" element={visitor('my', <CancellationRoute />)} />
+
+        <Route path="addMember" element={visitor('member', <MemberPages />)} />
+        <Route path="my/member/*" element={visitor('member', <MemberPages />)} />
+        <Route path="my/integral/list" element={visitor('member', <MemberPages />)} />
+        <Route path="memberPointdeduction" element={<MemberPages />} />
 
         <Route path="address" element={visitor('addresses', <AddressListRoute mode="manage" />)} />
         <Route path="address/select" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />

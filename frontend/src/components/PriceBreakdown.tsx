@@ -1,7 +1,7 @@
 import { useLang, useT, type MessageKey } from '@/lib/i18n';
 import { formatFen } from '@/lib/money';
 import type { PriceBreakdown as Breakdown } from '@/lib/api/types';
-import { breakdownRows } from '@/utils/breakdown';
+import { breakdownRows, type PointsLine } from '@/utils/breakdown';
 import { Price } from './Price';
 import './PriceBreakdown.css';
 
@@ -18,6 +18,8 @@ export interface PriceBreakdownProps {
   testId?: string;
   /** The payable row's test id (pages keep their own: checkout-total, order-amount). */
   payableTestId?: string;
+  /** Points spent on it (issue 23): their row, and the payable less them when the breakdown has them not. */
+  points?: PointsLine | null;
 }
 
 /**
@@ -25,10 +27,10 @@ export interface PriceBreakdownProps {
  * (which offer, how much), the delivery fee and its waiver, then the payable. The figures are the
  * server's, shown as they are; they add up to the payable to the fen.
  */
-export function PriceBreakdown({ breakdown, delivery, lines = true, payableLabel = 'breakdown.payable', variant = 'app', testId = 'price-breakdown', payableTestId = 'breakdown-payable' }: PriceBreakdownProps) {
+export function PriceBreakdown({ breakdown, delivery, lines = true, payableLabel = 'breakdown.payable', variant = 'app', testId = 'price-breakdown', payableTestId = 'breakdown-payable', points = null }: PriceBreakdownProps) {
   const t = useT();
   const lang = useLang();
-  const rows = breakdownRows(breakdown, lang, delivery, lines);
+  const rows = breakdownRows(breakdown, lang, delivery, lines, points);
   return (
     <div className={`pbd pbd--${variant}`} data-testid={testId}>
       <ul className="pbd__rows">
@@ -73,6 +75,16 @@ export function PriceBreakdown({ breakdown, delivery, lines = true, payableLabel
               return (
                 <li key="waived" className="pbd__row pbd__row--off" data-testid="breakdown-waived">
                   <span className="pbd__label">{t('breakdown.feeWaived')}</span>
+                  <span className="pbd__amt">-{formatFen(row.amount)}</span>
+                </li>
+              );
+            case 'points':
+              return (
+                <li key="points" className="pbd__row pbd__row--off" data-testid="breakdown-points" data-points={row.points}>
+                  <span className="pbd__label">
+                    <span className="pbd__tag">{t('breakdown.points')}</span>
+                    {t('breakdown.pointsN', { n: row.points })}
+                  </span>
                   <span className="pbd__amt">-{formatFen(row.amount)}</span>
                 </li>
               );

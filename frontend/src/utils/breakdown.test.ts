@@ -26,6 +26,24 @@ describe('breakdownRows', () => {
     expect(breakdownGap(b)).toBe(0);
   });
 
+  it("shows an order's points as their own row, its payable already net of them (issue 23)", () => {
+    const b = makeBreakdown({ pointsUsed: 1280, pointsDeduction: 12.8, payable: 80.4 });
+    const rows = breakdownRows(b, 'zh', true, false);
+    expect(rows.slice(-2)).toEqual([
+      { kind: 'points', amount: 1280, points: 1280 },
+      { kind: 'payable', amount: 8040 },
+    ]);
+    expect(breakdownGap(b)).toBe(0);
+  });
+
+  it("takes checkout's chosen points off a cart's payable", () => {
+    const rows = breakdownRows(makeBreakdown(), 'zh', true, false, { fen: 1280, points: 1280, inPayable: false });
+    expect(rows.slice(-2)).toEqual([
+      { kind: 'points', amount: 1280, points: 1280 },
+      { kind: 'payable', amount: 8040 },
+    ]);
+  });
+
   it('leaves the fee out of pickup orders', () => {
     const rows = breakdownRows(makeBreakdown({ deliveryFee: 0, payable: 87.2 }), 'zh', false);
     expect(rows.map((r) => r.kind)).toEqual(['line', 'line', 'discount', 'payable']);

@@ -13,6 +13,7 @@ export type BreakdownRow =
   | { kind: 'discount'; id: string; name: string; amount: Fen; level: 'line' | 'order' }
   | { kind: 'fee'; amount: Fen }
   | { kind: 'waived'; amount: Fen }
+  | { kind: 'points'; amount: Fen; points: number }
   | { kind: 'payable'; amount: Fen };
 
 const pick = (lang: Lang, cn: string, en: string) => (lang === 'en' ? en || cn : cn || en);
@@ -22,7 +23,15 @@ const pick = (lang: Lang, cn: string, en: string) => (lang === 'en' ? en || cn :
  * without, one row of the products' list amount (for pages whose item list shows each line's
  * list price × quantity already).
  */
-export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, withLines = true): BreakdownRow[] {
+export interface PointsLine {
+  /** What the points take off, in fen. */
+  fen: Fen;
+  points: number;
+  /** Whether the server's payable has them off already (an order); a cart's has not (checkout). */
+  inPayable: boolean;
+}
+
+export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, withLines = true, points?: PointsLine | null): BreakdownRow[] {
   const lines: BreakdownRow[] = b.lines.map((l) => ({
     kind: 'line',
     id: l.lineId,
@@ -40,13 +49,17 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
   const waived = toFen(b.deliveryFeeWaived);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
-  rows.push({ kind: 'payable', amount: toFen(b.payable) });
+  // Points: the order's own (its payable is net of them), or checkout's choice on the cart.
+  const own = b.pointsUsed > 0 ? { fen: toFen(b.pointsDeduction), points: b.pointsUsed, inPayable: true } : null;
+  const pts = own ?? (points && points.fen > 0 ? points : null);
+  if (pts) rows.push({ kind: 'points', amount: pts.fen, points: pts.points });
+  rows.push({ kind: 'payable', amount: toFen(b.payable) - (pts && !pts.inPayable ? pts.fen : 0) });
   return rows;
 }
 
-/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived = payable). */
+/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived − points = payable). */
 export function breakdownGap(b: PriceBreakdown): Fen {
   const lines = b.lines.reduce((n, l) => n + toFen(l.amount), 0);
   const discounts = b.discounts.reduce((n, d) => n + toFen(d.amount), 0);
-  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.payable);
+  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.pointsDeduction) - toFen(b.payable);
 }

@@ -206,6 +206,9 @@ pub struct CartDto {
     pub rule_mutex_beans: Vec<RuleMutexBeanDto>,
     /// Lines at list price, discounts as their own entries, fee, payable: adds up to the fen.
     pub breakdown: BreakdownView,
+    /// What the member's points could pay of this cart (submit's `pointsDeductions`); null
+    /// for visitors and non-members.
+    pub points_deduction: Option<super::loyalty::PointsDeductionDto>,
 }
 
 /// Why a line cannot be ordered now, for the OpenAPI document: the codes of [`disable_text`].
@@ -486,6 +489,7 @@ impl CartDto {
                 })
                 .collect(),
             breakdown: BreakdownView::from(&priced.breakdown),
+            points_deduction: None,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod address;
 pub mod cart;
 pub mod geography;
 pub mod location;
+pub mod loyalty;
 pub mod product;
 pub mod store;
 

@@ -35,8 +35,10 @@ export function AppLayout() {
   }, [gray]);
 
   useEffect(() => {
+    // The member pages title themselves: their words come with their chunk.
+    if (meta.ownTitle) return;
     document.title = meta.title ? `${t(meta.title)} · ${t('app.name')}` : t('app.name');
-  }, [meta.title, t]);
+  }, [meta.title, meta.ownTitle, t]);
 
   useEffect(() => {
     window.scrollTo(0, 0);

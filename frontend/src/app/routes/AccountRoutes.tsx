@@ -1,7 +1,8 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { CancellationPage, MyPage } from '@/features/account';
+import { CancellationPage, MyPage, useAccount } from '@/features/account';
 import { AddressForm, AddressList, useSelectedAddress } from '@/features/address';
 import { getInputTips } from '@/features/location';
+import { MemberSummary } from '@/features/member';
 import { useSignedOut } from '../session';
 
 // The account pages the route table shows as they are: one chunk with the routes below.
@@ -16,9 +17,10 @@ export {
   VisitorState,
 } from '@/features/account';
 
-/** /my with the app's logout clean-up. */
+/** /my with the app's logout clean-up and the member strip (issue 23). */
 export function MyRoute() {
-  return <MyPage onSignedOut={useSignedOut()} />;
+  const who = useAccount((s) => s.user?.id ?? s.token ?? '');
+  return <MyPage onSignedOut={useSignedOut()} memberSlot={<MemberSummary who={who} />} />;
 }
 
 export function CancellationRoute() {

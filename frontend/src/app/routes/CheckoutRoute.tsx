@@ -4,11 +4,13 @@ import { useAccount } from '@/features/account';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
+import { PointsToggle, pointsToUse } from '@/features/member';
 import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/payment';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
 import { currentChannel } from '@/lib/channel';
 import type { Address, ReservationInput } from '@/lib/api/types';
+import { toFen } from '@/lib/money';
 import type { OrderType } from '@/lib/orders';
 
 /** Orders may only start from a cart that passes the server's check (errCode -20: empty, no valid items; -4 is the chat app's bind confirm, spec account §4). */
@@ -73,6 +75,11 @@ export function CheckoutRoute() {
   };
 
   const userId = useAccount((s) => s.user?.id ?? null);
+  // Pay with points: the cart says how many may be used and what they save.
+  const [usePoints, setUsePoints] = useState(false);
+  // The cart's points figures (null for a non-member).
+  const points = cart?.pointsDeduction ?? null;
+  const pointsDeductions = pointsToUse(points, usePoints);
 
   return (
     <>
@@ -107,6 +114,9 @@ export function CheckoutRoute() {
         }}
         onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
         onBackToMenu={() => void navigate('/menu', { replace: true })}
+        pointsSlot={cart ? <PointsToggle deduction={points} on={usePoints} onChange={setUsePoints} disabled={busy} /> : null}
+        pointsDeductions={pointsDeductions}
+        pointsSaveFen={pointsDeductions > 0 ? toFen(points?.amount) : 0}
       />
       <PayHost flow={pay} />
     </>

@@ -32,6 +32,8 @@ export interface CheckoutChoices {
   tableware: number;
   invoice: boolean;
   paymentType: PaymentType;
+  /** Points to spend on the order (issue 23); 0 or absent: none. */
+  pointsDeductions?: number;
 }
 
 /** Pay on delivery exists for delivery only. */
@@ -44,6 +46,7 @@ export function buildOrder(cart: Cart, choices: CheckoutChoices): OrderSubmit {
   const delivery = cart.orderType === 0;
   const address = delivery ? choices.address : null;
   const paymentType = paymentTypesFor(cart.orderType).includes(choices.paymentType) ? choices.paymentType : 'online';
+  const points = Math.max(0, Math.floor(choices.pointsDeductions ?? 0) || 0);
   return {
     orderType: cart.orderType,
     isBookOrder: cart.isBookOrder,
@@ -62,6 +65,8 @@ export function buildOrder(cart: Cart, choices: CheckoutChoices): OrderSubmit {
     freightAmount: cart.deliveryFeeAfterPE,
     orderAmount: cart.orderAmount,
     shoppingCarVersion: cart.shoppingCarVersion,
+    // Only when points are spent: an order without them reads as before.
+    ...(points > 0 ? { pointsDeductions: points } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
       productAmount: 99,
       discountAmount: 19.8,
       deliveryFee: 6,
+      pointsUsed: 0,
+      pointsDeduction: 0,
       deliveryFeeWaived: 0,
       payable: 85.2,
     },

@@ -87,3 +87,18 @@ export type PaymentCreated = Schemas['PaymentCreatedDto'];
 export type PaymentInProgress = Schemas['InProgressDto'];
 export type PaymentInfo = Schemas['PaymentDto'];
 export type PaymentState = PaymentInfo['state'];
+
+// The member club and points (issue 23).
+export type MemberAgreement = Schemas['AgreementDto'];
+export type MemberDetail = Schemas['MemberDto'];
+export type MemberPoints = Schemas['PointsSummaryDto'];
+export type NextLevel = Schemas['NextLevelDto'];
+export type MemberLevel = Schemas['LevelDto'];
+export type Privilege = Schemas['PrivilegeDto'];
+export type LevelChange = Schemas['LevelChangeDto'];
+export type MemberGift = Schemas['GiftDto'];
+export type GiftOption = Schemas['GiftOptionDto'];
+export type LedgerEntry = Schemas['LedgerItemDto'];
+export type LedgerPage = Schemas['LedgerPageDto'];
+export type DeductionRule = Schemas['DeductionRuleDto'];
+export type CartPointsDeduction = Schemas['PointsDeductionDto'];

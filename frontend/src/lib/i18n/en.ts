@@ -94,4 +94,5 @@ export const en: Partial<Record<FirstScreenKey, string>> = {
   'order.comment.title': 'Rate your order',
 
   'tablet.title': 'Store orders',
+
 };

@@ -96,6 +96,7 @@ export const zh = {
   'order.comment.title': '订单评价',
 
   'tablet.title': '门店接单',
+
 };
 
 export type FirstScreenKey = keyof typeof zh;

@@ -14,10 +14,12 @@ import './Account.css';
 export interface MyPageProps {
   /** What else a logout clears (store, address, cart data): composed by the app. */
   onSignedOut?: () => void;
+  /** The member strip (level, points, the member centre) or the invitation to join: composed by the app. */
+  memberSlot?: ReactNode;
 }
 
 /** /my: the personal centre. */
-export function MyPage({ onSignedOut }: MyPageProps) {
+export function MyPage({ onSignedOut, memberSlot }: MyPageProps) {
   const t = useT();
   const navigate = useNavigate();
   const { user } = useMe();
@@ -54,12 +56,15 @@ export function MyPage({ onSignedOut }: MyPageProps) {
             {member ? (user?.loyaltyLevel ? t('my.member', { n: user.loyaltyLevel }) : t('my.memberNoLevel')) : t('my.notMember')}
           </span>
         </div>
-        <div className="my__points">
-          <strong data-testid="my-points">{member ? (user?.userfulPoint ?? 0) : 0}</strong>
-          <small>{t('my.points')}</small>
-        </div>
+        {/* With the member strip composed in, the points are there (with the pending ones). */}
+        {!memberSlot && (
+          <div className="my__points">
+            <strong data-testid="my-points">{member ? (user?.userfulPoint ?? 0) : 0}</strong>
+            <small>{t('my.points')}</small>
+          </div>
+        )}
       </section>
-      {!member && <p className="my__join">{t('my.joinHint')}</p>}
+      {memberSlot ? <div className="my__member">{memberSlot}</div> : !member && <p className="my__join">{t('my.joinHint')}</p>}
       <ul className="entries">
         <Entry icon={<UserIcon />} label={t('my.personalInfo')} onClick={() => void navigate('/my/personalInfo')} testId="entry-info" />
         <Entry icon={<PinIcon />} label={t('my.addresses')} onClick={() => void navigate('/address')} testId="entry-address" />

@@ -58,6 +58,12 @@ export interface CheckoutPageProps {
   onSubmitted: (reply: OrderSubmitReply, method: PayMethod | null) => void;
   onReload?: () => void;
   onBackToMenu: () => void;
+  /** The points switch (or the invitation to join), composed in by the app (issue 23). */
+  pointsSlot?: ReactNode;
+  /** The points the customer chose to spend (pointsDeductions at submit); 0: none. */
+  pointsDeductions?: number;
+  /** What those points save, in fen (from the cart's pointsDeduction). */
+  pointsSaveFen?: number;
 }
 
 const TYPE_ICON = { 0: ScooterIcon, 1: BagIcon, 2: DineIcon } as const;
@@ -114,6 +120,9 @@ function CheckoutForm({
   payMethods = [],
   onSubmitted,
   onBackToMenu,
+  pointsSlot,
+  pointsDeductions = 0,
+  pointsSaveFen = 0,
 }: CheckoutPageProps & { cart: Cart }) {
   const t = useT();
   const lang = useLang();
@@ -143,6 +152,7 @@ function CheckoutForm({
   const fen = {
     discount: toFen(cart.discountAmount),
     order: toFen(cart.orderAmount),
+    points: pointsDeductions > 0 ? pointsSaveFen : 0,
   };
 
   const switchType = (type: OrderType) => {
@@ -174,7 +184,7 @@ function CheckoutForm({
       showToast(p === 'checkout.belowMinimum' ? t(p, { amount: formatFen(toFen(cart.minDeliveryGap)) }) : t(p), ERROR_TOAST_MS);
       return;
     }
-    const order = buildOrder(cart, { address, remark, contactless, tableware, invoice, paymentType: payType });
+    const order = buildOrder(cart, { address, remark, contactless, tableware, invoice, paymentType: payType, pointsDeductions });
     if (invoice) order.invoice = invoiceBody(invoiceDraft);
     const key = keys.current.keyFor(order);
     setSubmitting(true);
@@ -381,8 +391,20 @@ function CheckoutForm({
           )}
         </section>
 
+        {pointsSlot && (
+          <section className="co-card co-card--points" aria-label={t('points.toggle.label')} data-testid="checkout-points">
+            {pointsSlot}
+          </section>
+        )}
+
         <section className="co-card co-sum" aria-label={t('checkout.amounts')} data-testid="checkout-amounts">
-          <PriceBreakdown breakdown={cart.breakdown} delivery={delivery} lines={false} payableTestId="checkout-total" />
+          <PriceBreakdown
+            breakdown={cart.breakdown}
+            delivery={delivery}
+            lines={false}
+            payableTestId="checkout-total"
+            points={fen.points > 0 ? { fen: fen.points, points: pointsDeductions, inPayable: false } : null}
+          />
           {delivery && cart.minDeliveryGap > 0 ? (
             <p className="co-sum__gap co-sum__gap--min" data-testid="checkout-min-gap">
               {t('cart.minGap', { amount: formatFen(toFen(cart.minDeliveryGap)) })}
@@ -397,8 +419,10 @@ function CheckoutForm({
         <footer className="co-bar">
           <span className="co-bar__sum">
             {t('checkout.toPay')}
-            <Price fen={fen.order} size="lg" />
-            {fen.discount > 0 && <small className="co-bar__saved">{t('cart.saved', { amount: formatFen(fen.discount) })}</small>}
+            <Price fen={fen.order - fen.points} size="lg" />
+            {fen.discount + fen.points > 0 && (
+              <small className="co-bar__saved">{t('cart.saved', { amount: formatFen(fen.discount + fen.points) })}</small>
+            )}
           </span>
           <button
             type="button"

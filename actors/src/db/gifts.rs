@@ -1,0 +1,290 @@
+//! Member gifts: granted once per (user, level, cycle) by the table's unique key, claimed with
+//! a compare-and-set, delivered through the outbox (`loyalty_gift_outbox`).
+
+use super::members::GiftOption;
+use super::points::{Applied, PointsRepo, Tx};
+use super::{Db, DbError};
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GiftRow {
+    pub gift_id: String,
+    pub user_id: i64,
+    pub kind: String,
+    pub level: i64,
+    pub options: Vec<GiftOption>,
+    pub status: String,
+    pub chosen_option: Option<String>,
+    pub claimed_at: Option<i64>,
+    pub expires_at: i64,
+}
+
+const COLUMNS: &str =
+    "gift_id, user_id, kind, level, options, status, chosen_option, claimed_at, expires_at";
+
+fn gift(r: &AnyRow) -> Result<GiftRow, DbError> {
+    Ok(GiftRow {
+        gift_id: r.try_get("gift_id")?,
+        user_id: r.try_get("user_id")?,
+        kind: r.try_get("kind")?,
+        level: r.try_get("level")?,
+        options: serde_json::from_str(&r.try_get::<String, _>("options")?)?,
+        status: r.try_get("status")?,
+        chosen_option: r.try_get("chosen_option")?,
+        claimed_at: r.try_get("claimed_at")?,
+        expires_at: r.try_get("expires_at")?,
+    })
+}
+
+/// What claiming did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    Claimed(GiftRow),
+    NotFound,
+    /// Claimed before, or expired.
+    Closed(GiftRow),
+    BadOption,
+}
+
+#[derive(Clone, Debug)]
+pub struct GiftRepo {
+    db: Db,
+}
+
+/// Grants a gift inside the caller's transaction (joining, a level change); nothing when this
+/// user already had the gift of this level in this cycle.
+#[allow(clippy::too_many_arguments)]
+pub async fn grant_in(
+    tx: &mut Tx,
+    user_id: i64,
+    kind: &str,
+    level: i64,
+    cycle: &str,
+    options: &[GiftOption],
+    expires_at: i64,
+    now: i64,
+) -> Result<bool, DbError> {
+    if options.is_empty() {
+        return Ok(false);
+    }
+    let gift_id = format!("G{user_id}-{level}-{cycle}");
+    let done = sqlx::query(
+        "INSERT INTO loyalty_gifts (gift_id, user_id, kind, level, cycle, options, status, \
+         expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, 'available', $7, $8) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(&gift_id)
+    .bind(user_id)
+    .bind(kind)
+    .bind(level)
+    .bind(cycle)
+    .bind(serde_json::to_string(options)?)
+    .bind(expires_at)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(done == 1)
+}
+
+impl GiftRepo {
+    pub fn new(db: Db) -> GiftRepo {
+        GiftRepo { db }
+    }
+
+    pub async fn for_user(&self, user_id: i64) -> Result<Vec<GiftRow>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM loyalty_gifts WHERE user_id = $1 ORDER BY created_at DESC, gift_id"
+        ))
+        .bind(user_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(gift).collect()
+    }
+
+    pub async fn get(&self, gift_id: &str) -> Result<Option<GiftRow>, DbError> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM loyalty_gifts WHERE gift_id = $1"
+        ))
+        .bind(gift_id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(gift).transpose()
+    }
+
+    /// Claims `gift_id` of `user_id` with `option_id`: available → claimed (a compare-and-set)
+    /// and the delivery written to the outbox, in one transaction.
+    pub async fn claim(
+        &self,
+        user_id: i64,
+        gift_id: &str,
+        option_id: &str,
+        now: i64,
+    ) -> Result<Claim, DbError> {
+        let Some(g) = self.get(gift_id).await?.filter(|g| g.user_id == user_id) else {
+            return Ok(Claim::NotFound);
+        };
+        if g.status != "available" || g.expires_at <= now {
+            return Ok(Claim::Closed(g));
+        }
+        if !g.options.iter().any(|o| o.option_id == option_id) {
+            return Ok(Claim::BadOption);
+        }
+        let mut tx = self.db.pool().begin().await?;
+        let moved = sqlx::query(
+            "UPDATE loyalty_gifts SET status = 'claimed', chosen_option = $2, claimed_at = $3 \
+             WHERE gift_id = $1 AND status = 'available'",
+        )
+        .bind(gift_id)
+        .bind(option_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if moved != 1 {
+            tx.rollback().await?;
+            let g = self
+                .get(gift_id)
+                .await?
+                .ok_or_else(|| DbError::Conflict("gift".into()))?;
+            return Ok(Claim::Closed(g));
+        }
+        sqlx::query(
+            "INSERT INTO loyalty_gift_outbox (gift_id, user_id, option, next_at, created_at) \
+             VALUES ($1, $2, $3, $4, $4)",
+        )
+        .bind(gift_id)
+        .bind(user_id)
+        .bind(option_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let g = self
+            .get(gift_id)
+            .await?
+            .ok_or_else(|| DbError::Conflict("gift".into()))?;
+        Ok(Claim::Claimed(g))
+    }
+
+    /// Deliveries due: (giftId, userId, optionId, attempts).
+    pub async fn due(
+        &self,
+        now: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64, String, i64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT gift_id, user_id, option, attempts FROM loyalty_gift_outbox \
+             WHERE done_at IS NULL AND next_at <= $1 ORDER BY next_at LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("gift_id")?,
+                    r.try_get("user_id")?,
+                    r.try_get("option")?,
+                    r.try_get("attempts")?,
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(DbError::from)
+    }
+
+    /// Delivers one claimed gift and marks its outbox row done, in one transaction; the
+    /// points credit has its own unique key (gift, giftId, credit) and the product row its
+    /// primary key, so a delivery run twice delivers once.
+    pub async fn deliver(
+        &self,
+        gift_id: &str,
+        user_id: i64,
+        option_id: &str,
+        points_expire_at: i64,
+        now: i64,
+    ) -> Result<Applied, DbError> {
+        let Some(g) = self.get(gift_id).await? else {
+            return Ok(Applied::Nothing);
+        };
+        let Some(option) = g.options.iter().find(|o| o.option_id == option_id) else {
+            return Ok(Applied::Nothing);
+        };
+        let points = PointsRepo::new(self.db.clone());
+        let mut tx = points.begin_for(user_id, now).await?;
+        let done = sqlx::query(
+            "UPDATE loyalty_gift_outbox SET done_at = $2, attempts = attempts + 1 \
+             WHERE gift_id = $1 AND done_at IS NULL",
+        )
+        .bind(gift_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if done != 1 {
+            return Ok(Applied::Already);
+        }
+        match option.kind.as_str() {
+            "points" => {
+                PointsRepo::credit_available_in(
+                    &mut tx,
+                    user_id,
+                    "gift",
+                    "gift",
+                    gift_id,
+                    "credit",
+                    option.points.unwrap_or(0),
+                    points_expire_at,
+                    None,
+                    now,
+                )
+                .await?;
+            }
+            _ => {
+                sqlx::query(
+                    "INSERT INTO loyalty_gift_items (gift_id, user_id, product_code, created_at) \
+                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                )
+                .bind(gift_id)
+                .bind(user_id)
+                .bind(option.product_code.as_deref().unwrap_or(""))
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(Applied::Now)
+    }
+
+    /// A failed delivery waits longer before the next try.
+    pub async fn failed(&self, gift_id: &str, error: &str, next_at: i64) -> Result<(), DbError> {
+        sqlx::query(
+            "UPDATE loyalty_gift_outbox SET attempts = attempts + 1, last_error = $2, next_at = $3 \
+             WHERE gift_id = $1 AND done_at IS NULL",
+        )
+        .bind(gift_id)
+        .bind(error)
+        .bind(next_at)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Free products won and not yet used by an order.
+    pub async fn unused_items(&self, user_id: i64) -> Result<Vec<(String, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT gift_id, product_code FROM loyalty_gift_items WHERE user_id = $1 AND order_no IS NULL \
+             ORDER BY created_at",
+        )
+        .bind(user_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("gift_id")?, r.try_get("product_code")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(DbError::from)
+    }
+}
