@@ -321,6 +321,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chain/orders/{orderNo}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds a completed order in full through the payment refund machinery (the kept payment
+         *     is refunded, or owed and retried), takes its qualifying spend back and reverses its points
+         *     (pending or available; what the member spent meanwhile is recorded as owed). Asking again
+         *     refunds and reverses nothing more.
+         */
+        post: operations["refund_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chain/points/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer-service adjustment of a member's points: + credits a new lot, − takes from what
+         *     they have (never below zero). The same requestId twice adjusts once.
+         */
+        post: operations["adjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chain/points/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compares every member's cached balance (available, pending, held, owed) with the sums of
+         *     their ledger, their lots and their holds. The target: no mismatches.
+         */
+        post: operations["reconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chain/unattended-stores": {
         parameters: {
             query?: never;
@@ -590,6 +652,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member agreement in force (its version is what joining sends back). */
+        get: operations["agreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/gifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's gifts: welcome and upgrade, with their options and status. */
+        get: operations["loyalty_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/gifts/{giftId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claims a gift with one of its options: points are credited at once; a product waits for
+         *     the member's next order as a free gift line. Claimed once; the delivery goes through the
+         *     outbox, so it happens once even if this request dies halfway.
+         */
+        post: operations["claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Joins the member club (joinLoyalty) with the current agreement accepted; its version is
+         *     recorded. Already a member: the same answer, nothing joins twice.
+         */
+        post: operations["join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The levels: threshold of qualifying spend in the rolling 365 days, points per yuan, and
+         *     privileges.
+         */
+        get: operations["levels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/levels/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's level changes, newest first (append-only: join, upgrade, downgrade). */
+        get: operations["loyalty_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member detail (memberDetail): level, points (available, pending, expiring soon),
+         *     qualifying spend in the window and the next level. A non-member: isLoyalty false, zero
+         *     points (computed, never stored).
+         */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orders": {
         parameters: {
             query?: never;
@@ -838,6 +1033,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/deduction-rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Points at checkout: 100 points are one yuan, at most half of an order, at least 100 points. */
+        get: operations["deduction_rule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The points detail: every entry of the member's ledger, newest first, filtered by kind
+         *     (earned: matured, adjusted up, given back; pending; spent: held for an order or reversed
+         *     by a refund; expired), paged.
+         */
+        get: operations["ledger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/{productCode}": {
         parameters: {
             query?: never;
@@ -1052,7 +1285,7 @@ export interface paths {
          * Today's closed orders of the staff member's store (completed, refused, cancelled by the
          *     customer), newest first, with the search and pages.
          */
-        get: operations["history"];
+        get: operations["tablet_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1359,6 +1592,31 @@ export interface components {
             phone?: string | null;
             provinceName?: string | null;
         };
+        AdjustRequest: {
+            cellPhone?: string | null;
+            /**
+             * Format: int64
+             * @description Signed: + credit, − debit (never below what the member has).
+             */
+            points?: number | null;
+            reason?: string | null;
+            /** @description The same requestId twice adjusts once. */
+            requestId?: string | null;
+        };
+        AdjustResultDto: {
+            /** @description false: this requestId was applied before; nothing changed now. */
+            applied: boolean;
+            /** Format: int64 */
+            available: number;
+            requestId: string;
+        };
+        /** @description The member agreement in force, in the request's language. */
+        AgreementDto: {
+            content: string;
+            title: string;
+            /** @description What `POST /members/join` must send back: "2026-11". */
+            version: string;
+        };
         AppliedRuleDto: {
             /** Format: double */
             discountAmount: number;
@@ -1398,6 +1656,16 @@ export interface components {
             lines: components["schemas"]["ListLineView"][];
             /** Format: double */
             payable: number;
+            /**
+             * Format: double
+             * @description What those points paid (yuan).
+             */
+            pointsDeduction: number;
+            /**
+             * Format: int64
+             * @description Points spent (积分抵扣 / Points), 0 when none.
+             */
+            pointsUsed: number;
             /** Format: double */
             productAmount: number;
         };
@@ -1433,6 +1701,7 @@ export interface components {
             orderTime: number | null;
             /** Format: int32 */
             orderType: number;
+            pointsDeduction: null | components["schemas"]["PointsDeductionDto"];
             /** Format: double */
             priceOfProduct: number;
             /** Format: double */
@@ -1506,6 +1775,17 @@ export interface components {
             /** Format: double */
             unitPrice: number;
         };
+        /** @description The chain's refund of a completed order. */
+        ChainRefundDto: {
+            orderNo: string;
+            /** @description Whether the order's points were reversed now (false: before). */
+            pointsReversed: boolean;
+            /**
+             * Format: double
+             * @description Yuan refunded now (0 when it was refunded before or is still owed by the provider).
+             */
+            refunded: number;
+        };
         ChangePasswordRequest: {
             /** Format: password */
             newPassword: string;
@@ -1531,6 +1811,9 @@ export interface components {
             lat: number;
             /** Format: double */
             lng: number;
+        };
+        ClaimRequest: {
+            optionId?: string | null;
         };
         ComboChoiceDto: {
             /** Format: double */
@@ -1572,6 +1855,18 @@ export interface components {
              *     /order/status?orderNo=….
              */
             returnUrl?: string | null;
+        };
+        /**
+         * @description Points at checkout: `pointsPerYuan` points are one yuan; points pay at most
+         *     `maxShareOfOrder` of an order; fewer than `minPoints` cannot be used.
+         */
+        DeductionRuleDto: {
+            /** Format: double */
+            maxShareOfOrder: number;
+            /** Format: int64 */
+            minPoints: number;
+            /** Format: int64 */
+            pointsPerYuan: number;
         };
         DeleteBody: {
             items: components["schemas"]["LineRef"][];
@@ -1644,6 +1939,30 @@ export interface components {
             imageURL: string;
             prices: components["schemas"]["SizePriceDto"][];
         };
+        GiftDto: {
+            chosenOptionId: string | null;
+            /** Format: int64 */
+            claimedAt: number | null;
+            /** Format: int64 */
+            expiresAt: number;
+            giftId: string;
+            /** @description "welcome" or "upgrade". */
+            kind: string;
+            /** Format: int64 */
+            level: number;
+            options: components["schemas"]["GiftOptionDto"][];
+            /** @description "available", "claimed" or "expired". */
+            status: string;
+        };
+        GiftOptionDto: {
+            name: string;
+            optionId: string;
+            /** Format: int64 */
+            points: number | null;
+            productCode: string | null;
+            /** @description "points" or "product". */
+            type: string;
+        };
         HistoryDto: {
             /** @description system, customer or store. */
             actor: string;
@@ -1709,6 +2028,65 @@ export interface components {
             kind: string | null;
             taxNo: string | null;
             title: string | null;
+        };
+        JoinRequest: {
+            /** @description The agreement version the customer accepted (must be the current one). */
+            agreementVersion?: string | null;
+        };
+        LedgerItemDto: {
+            /** Format: int64 */
+            at: number;
+            businessId: string;
+            /** @description order, refund, gift, adjustment, deduction or expiry. */
+            businessType: string;
+            /** Format: int64 */
+            expiresAt: number | null;
+            /** Format: int64 */
+            id: number;
+            /** @description earned, pending, spent, expired, reversed, adjusted or released. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description Signed: + credited, − taken.
+             */
+            points: number;
+            /**
+             * @description The entry's state: for a pending credit "pending" until it matured, then "available"; a
+             *     hold "held", "captured" or "released"; otherwise "done".
+             */
+            status: string;
+        };
+        LedgerPageDto: {
+            items: components["schemas"]["LedgerItemDto"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** Format: int64 */
+            total: number;
+        };
+        LevelChangeDto: {
+            /** Format: int64 */
+            at: number;
+            /** Format: int64 */
+            fromLevel: number | null;
+            /** @description "join", "upgrade" or "downgrade". */
+            reason: string;
+            /** Format: int64 */
+            toLevel: number;
+        };
+        LevelDto: {
+            /** Format: int64 */
+            level: number;
+            name: string;
+            /** Format: int64 */
+            pointsPerYuan: number;
+            privileges: components["schemas"]["PrivilegeDto"][];
+            /**
+             * Format: double
+             * @description Qualifying spend (yuan) in the rolling window that reaches this level.
+             */
+            threshold: number;
         };
         LineRef: {
             id: string;
@@ -1835,6 +2213,22 @@ export interface components {
             /** @description guest, authorised or member (spec §1). */
             userKind: string;
         };
+        /** @description The member detail of the programme. A non-member: isLoyalty false, zero points. */
+        MemberDto: {
+            isLoyalty: boolean;
+            /** Format: int64 */
+            joinedAt: number | null;
+            levelName: string | null;
+            /** Format: int64 */
+            loyaltyLevel: number | null;
+            nextLevel: null | components["schemas"]["NextLevelDto"];
+            points: components["schemas"]["PointsSummaryDto"];
+            /**
+             * Format: double
+             * @description Paid for completed orders minus refunds, in the rolling 365 days (yuan).
+             */
+            qualifyingSpend: number;
+        };
         MenuCategoryDto: {
             categoryCode: string;
             categoryName: string;
@@ -1860,6 +2254,21 @@ export interface components {
         };
         MutexDetailDto: {
             ruleId: string;
+        };
+        NextLevelDto: {
+            /** Format: int64 */
+            level: number;
+            name: string;
+            /**
+             * Format: double
+             * @description Yuan still to spend.
+             */
+            remaining: number;
+            /**
+             * Format: double
+             * @description Qualifying spend (yuan) in the window that reaches it.
+             */
+            threshold: number;
         };
         NoData: null;
         /** @description The delivery address as frozen on the order at submit (the order keeps it as written then). */
@@ -1915,6 +2324,13 @@ export interface components {
              */
             payments: components["schemas"]["OrderPaymentDto"][];
             paymentType: string;
+            /** Format: double */
+            pointsAmount: number;
+            /**
+             * Format: int64
+             * @description Points spent on the order (0: none) and what they paid (yuan).
+             */
+            pointsDeductions: number;
             /** Format: int32 */
             progress: number;
             /** @description The current step in the order type's words. */
@@ -2119,6 +2535,71 @@ export interface components {
             /** Format: double */
             lng: number;
         };
+        /** @description The cart's points line: what the member has, what this cart may use, and what that saves. */
+        PointsDeductionDto: {
+            /**
+             * Format: double
+             * @description Yuan the usable points save.
+             */
+            amount: number;
+            /** Format: int64 */
+            available: number;
+            /** Format: int64 */
+            usablePoints: number;
+        };
+        PointsMismatchDto: {
+            /** Format: int64 */
+            cachedAvailable: number;
+            /** Format: int64 */
+            cachedHeld: number;
+            /** Format: int64 */
+            cachedOwed: number;
+            /** Format: int64 */
+            cachedPending: number;
+            /** Format: int64 */
+            holdsHeld: number;
+            /** Format: int64 */
+            ledgerAvailable: number;
+            /** Format: int64 */
+            ledgerHeld: number;
+            /** Format: int64 */
+            ledgerOwed: number;
+            /** Format: int64 */
+            ledgerPending: number;
+            /** Format: int64 */
+            lotsAvailable: number;
+            /** Format: int64 */
+            lotsPending: number;
+            /** Format: int64 */
+            userId: number;
+        };
+        PointsReconcileDto: {
+            /** Format: int64 */
+            checked: number;
+            mismatches: components["schemas"]["PointsMismatchDto"][];
+        };
+        PointsSummaryDto: {
+            /**
+             * Format: int64
+             * @description Spendable now.
+             */
+            available: number;
+            /**
+             * Format: int64
+             * @description Available points expiring within 30 days.
+             */
+            expiringSoon: number;
+            /**
+             * Format: int64
+             * @description The soonest of those expiries (ms), null when none.
+             */
+            expiringSoonAt: number | null;
+            /**
+             * Format: int64
+             * @description Earned on completed orders, waiting for the refund window to close.
+             */
+            pending: number;
+        };
         /** @description One page of places, `page` from 1, 15 a page, `total` matches overall. */
         PoiPage: {
             items: components["schemas"]["Poi"][];
@@ -2147,6 +2628,11 @@ export interface components {
             policyUpdatedAt: number;
             /** Format: int64 */
             refusedAt: number | null;
+        };
+        PrivilegeDto: {
+            code: string;
+            description: string;
+            name: string;
         };
         /** @description A product as the menu and search list it. */
         ProductCardDto: {
@@ -2580,6 +3066,13 @@ export interface components {
              * @description Informational: the server uses the cart's booked time, or now + the store's gap.
              */
             plannedDeliverTime?: number | null;
+            /**
+             * Format: int64
+             * @description Points to spend on this order (members; 0 or absent: none). Held at submit, captured
+             *     at payment, given back if the order closes unpaid. `orderAmount` may be sent before or
+             *     after the points.
+             */
+            pointsDeductions?: number;
             receiverMobile?: string | null;
             receiverName?: string | null;
             remark?: string;
@@ -3684,6 +4177,117 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    refund_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainRefundDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            502: components["responses"]["RefundFailed"];
+        };
+    };
+    adjust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdjustResultDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    reconcile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PointsReconcileDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     unattended: {
         parameters: {
             query?: never;
@@ -4280,6 +4884,245 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    agreement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgreementDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loyalty_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    claim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                /** @description The gift */
+                giftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    join: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    levels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LevelDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    loyalty_history: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LevelChangeDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     orders_list: {
         parameters: {
             query?: {
@@ -4839,6 +5682,76 @@ export interface operations {
             };
         };
     };
+    deduction_rule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeductionRuleDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    ledger: {
+        parameters: {
+            query?: {
+                /** @description all (default), earned, pending, spent or expired. */
+                kind?: string | null;
+                /** @description From 1. */
+                page?: string | null;
+                /** @description 1 to 100, default 20. */
+                pageSize?: string | null;
+            };
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LedgerPageDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     product: {
         parameters: {
             query?: {
@@ -5224,7 +6137,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
-    history: {
+    tablet_history: {
         parameters: {
             query?: {
                 /** @description Part of the order number, the last digits of the receiver's phone, a desk or a name. */
