@@ -288,6 +288,8 @@ export function makeBreakdown(over: Partial<PriceBreakdown> = {}): PriceBreakdow
     discountAmount: 19.8,
     deliveryFee: 6,
     deliveryFeeWaived: 0,
+    pointsUsed: 0,
+    pointsDeduction: 0,
     payable: 93.2,
     ...over,
   };
@@ -326,6 +328,7 @@ export function makeCart(over: Partial<Cart> = {}): Cart {
     availableRules: [],
     ruleMutexBeans: [],
     breakdown: makeBreakdown(),
+    pointsDeduction: null,
     ...over,
   };
 }
@@ -370,6 +373,8 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     freightAmount: 6,
     orderAmount: 93.2,
     paidAmount: 0,
+    pointsDeductions: 0,
+    pointsAmount: 0,
     receiverName: '张三',
     receiverMobile: '138****5678',
     address: { id: 7, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501', lat: '31.235', lng: '121.475', cityName: '上海市' },

@@ -83,7 +83,7 @@ function breakdownDiscount(v: unknown): BreakdownDiscount | null {
 /** The order's breakdown; without one (a malformed payload), just the amount, which adds up. */
 function parseBreakdown(v: unknown, orderAmount: number): PriceBreakdown {
   if (!isObj(v) || num(v.payable) === null) {
-    return { lines: [], discounts: [], productAmount: orderAmount, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, payable: orderAmount };
+    return { lines: [], discounts: [], productAmount: orderAmount, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, pointsUsed: 0, pointsDeduction: 0, payable: orderAmount };
   }
   return {
     lines: Array.isArray(v.lines) ? v.lines.map(breakdownLine).filter((l): l is BreakdownLine => l !== null) : [],
@@ -92,6 +92,8 @@ function parseBreakdown(v: unknown, orderAmount: number): PriceBreakdown {
     discountAmount: num(v.discountAmount) ?? 0,
     deliveryFee: num(v.deliveryFee) ?? 0,
     deliveryFeeWaived: num(v.deliveryFeeWaived) ?? 0,
+    pointsUsed: num(v.pointsUsed) ?? 0,
+    pointsDeduction: num(v.pointsDeduction) ?? 0,
     payable: num(v.payable) ?? orderAmount,
   };
 }

@@ -34,6 +34,8 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
       discountAmount: 19.8,
       deliveryFee: 6,
       deliveryFeeWaived: 0,
+      pointsUsed: 0,
+      pointsDeduction: 0,
       payable: 85.2,
     },
     closedBy: null,
