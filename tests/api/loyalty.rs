@@ -499,11 +499,14 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
         Available,
         Reversed,
     }
-    // The oracle: lots (points, remaining, expiry, state) by order, holds by key.
+    // The oracle: lots (points, remaining, expiry, state) by order, holds by key with what
+    // they took from which lot and their state (0 held, 1 captured, 2 released).
+    type OracleLot = (String, i64, i64, i64, Lot);
+    type OracleHold = (String, i64, Vec<(usize, i64)>, u8);
     struct Oracle {
         acc: Account,
-        lots: Vec<(String, i64, i64, i64, Lot)>,
-        holds: Vec<(String, i64, Vec<(usize, i64)>, u8)>, // 0 held, 1 captured, 2 released
+        lots: Vec<OracleLot>,
+        holds: Vec<OracleHold>,
         reversed: Vec<String>,
     }
     let mut o = Oracle {

@@ -14,8 +14,20 @@ const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 fn declared_routes() -> Vec<(String, String, bool, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http");
     let mut routes = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    // src/http and its folders (a folder per resource, e.g. loyalty/).
+    let mut files = Vec::new();
+    let mut dirs = vec![dir];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         // The sandbox provider's own pages are not the API.
         if !file.ends_with(".rs") || file == "sandbox.rs" {

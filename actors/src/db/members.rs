@@ -274,6 +274,7 @@ impl MemberRepo {
     }
 
     /// Moves a member from `from` to `to` (a compare-and-set on the level), recording why.
+    #[allow(clippy::too_many_arguments)]
     pub async fn change_level(
         &self,
         user_id: i64,
