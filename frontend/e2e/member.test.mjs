@@ -60,8 +60,12 @@ test('join, earn on a completed order (pending, then available), spend on the ne
     await tab.getByTestId('tablet-login-submit').click();
     await tab.locator('[data-testid="tablet-connection"][data-status="connected"]').waitFor();
 
-    // A visitor is sent to login from the member pages.
+    // A visitor reads the member centre's visitor state (only /order/submit requires login),
+    // whose button goes to login.
     await page.goto(base + '/my/member/index');
+    await page.getByTestId('visitor-state').waitFor();
+    assert.match(await page.getByTestId('visitor-state').innerText(), /登录后加入会员/);
+    await page.getByTestId('visitor-login').click();
     await page.waitForURL('**/login');
 
     // A new customer: not a member; /my invites them where the points would be.
