@@ -39,14 +39,24 @@ afterEach(() => {
 });
 
 describe('who may see the member pages', () => {
-  it.each(['/my/member/index', '/my/integral/list', '/addMember', '/memberPointdeduction', '/my/member/memberSelectGift'])(
-    'sends a visitor from %s to /login',
+  it.each(['/my/member/index', '/my/integral/list', '/addMember', '/my/member/memberSelectGift'])(
+    'shows a visitor on %s what logging in gives, with a button to /login (only order submit requires login)',
     async (path) => {
       api();
       renderApp(path);
+      expect(await screen.findByTestId('visitor-state')).toHaveTextContent('登录后加入会员');
+      expect(pathNow()).toBe(path);
+      await userEvent.click(screen.getByTestId('visitor-login'));
       await waitFor(() => expect(pathNow()).toBe('/login'));
     },
   );
+
+  it('lets a visitor read the points-deduction guide, which needs no account', async () => {
+    api({ 'GET /points/deduction-rule': () => ({ pointsPerYuan: 100, maxShareOfOrder: 0.5, minPoints: 100 }) });
+    renderApp('/memberPointdeduction');
+    await waitFor(() => expect(screen.queryByTestId('visitor-state')).toBeNull());
+    expect(pathNow()).toBe('/memberPointdeduction');
+  });
 
   it('shows a non-member the invitation instead of points, and it leads to /addMember', async () => {
     api({ 'GET /members/me': () => NON_MEMBER, 'GET /members/agreement': () => ({ version: '2026-11', title: '会员协议', content: '第一条' }) });

@@ -15,7 +15,7 @@ import {
 } from '@/features/member';
 
 // The member pages (issue 23): one chunk, reached from /my, checkout and the guide. The route
-// table holds four routes to it (and sends visitors to /login); the page is chosen here by path,
+// table holds four routes to it (visitors read a visitor state, the guide is open to all); the page is chosen here by path,
 // so the entry carries neither their table nor their titles. Each page is given the logged-in user.
 
 function useWho(): number | string {
