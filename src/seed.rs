@@ -88,17 +88,6 @@ fn points_option(id: &str, points: i64) -> GiftOption {
     }
 }
 
-fn product_option(id: &str, code: &str, zh: &str, en: &str) -> GiftOption {
-    GiftOption {
-        option_id: id.into(),
-        kind: "product".into(),
-        points: None,
-        product_code: Some(code.into()),
-        name_zh: zh.into(),
-        name_en: en.into(),
-    }
-}
-
 /// The four levels (thresholds are qualifying spend in the rolling 365 days), their privileges
 /// and gift options, and the member agreement. Seeding twice updates them in place.
 pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
@@ -134,10 +123,7 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             0,
             1,
             vec![earn(1)],
-            vec![
-                points_option("L1-P", 200),
-                product_option("L1-D", "DR001", "饮料一杯", "A drink"),
-            ],
+            vec![points_option("L1-P", 200)],
         ),
         (
             2,
@@ -146,10 +132,7 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             50_000,
             1,
             vec![earn(1), birthday.clone()],
-            vec![
-                points_option("L2-P", 500),
-                product_option("L2-S", "SD001", "小食一份", "A side"),
-            ],
+            vec![points_option("L2-P", 500)],
         ),
         (
             3,
@@ -158,10 +141,7 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             200_000,
             2,
             vec![earn(2), birthday.clone(), delivery.clone()],
-            vec![
-                points_option("L3-P", 1_000),
-                product_option("L3-S", "SD002", "小食一份", "A side"),
-            ],
+            vec![points_option("L3-P", 1_000)],
         ),
         (
             4,
@@ -170,10 +150,7 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             500_000,
             3,
             vec![earn(3), birthday, delivery, priority],
-            vec![
-                points_option("L4-P", 2_000),
-                product_option("L4-D", "DR001", "饮料一杯", "A drink"),
-            ],
+            vec![points_option("L4-P", 2_000)],
         ),
     ];
     for (level, zh, en, threshold, ppy, privileges, gift_options) in levels {

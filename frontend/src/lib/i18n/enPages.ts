@@ -749,7 +749,7 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'member.block.payTitle': 'Points pay',
   'member.block.pay': 'Turn on "Pay with points" at checkout to take it off the bill',
   'member.block.giftTitle': 'Gifts for joining and levelling up',
-  'member.block.gift': 'Points or a free treat, added to your next order',
+  'member.block.gift': 'Gift points when you join and at every new level, yours as soon as you claim them',
   'member.gift.waiting': 'A gift is waiting',
   'member.privilege.current': 'Your level',
   'member.privilege.onJoin': 'On joining',

@@ -751,7 +751,7 @@ export const zhPages = {
   'member.block.payTitle': '积分当钱花',
   'member.block.pay': '确认订单时打开积分抵扣，直接减免订单金额',
   'member.block.giftTitle': '入会礼与升级礼',
-  'member.block.gift': '积分或免费美食任选其一，下次下单自动加入',
+  'member.block.gift': '入会和每次升级都有积分礼，领取后立即到账',
   'member.gift.waiting': '有礼包待领取',
   'member.privilege.current': '当前等级',
   'member.privilege.onJoin': '入会即享',
