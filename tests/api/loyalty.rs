@@ -242,6 +242,17 @@ async fn the_chain_refunds_a_completed_order_and_its_points_are_reversed_even_if
         )
         .await;
     assert_eq!(adjusted.assert_ok()["available"], earned - 10);
+    // Amounts out of range (the extremes of the integer included) are refused and change nothing.
+    for points in [i64::MIN, i64::MAX, 100_000_001, -100_000_001, 0] {
+        let refused = app
+            .post(
+                "/api/v1/chain/points/adjust",
+                &json!({"cellPhone": "13512380002", "points": points, "reason": "test", "requestId": format!("r-x{points}")}),
+                Some(OPS),
+            )
+            .await;
+        assert_eq!(refused.status, 400, "{points}");
+    }
     // The same request again adjusts nothing.
     let again = app
         .post(

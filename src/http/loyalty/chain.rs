@@ -30,7 +30,8 @@ pub async fn adjust(
     check_ops_token(&state, &req)?;
     let (Some(phone), Some(points), Some(reason), Some(request_id)) = (
         body.cell_phone.as_deref(),
-        body.points.filter(|p| *p != 0 && p.abs() <= 100_000_000),
+        body.points
+            .filter(|p| *p != 0 && p.unsigned_abs() <= 100_000_000),
         body.reason
             .as_deref()
             .map(str::trim)
