@@ -9,6 +9,7 @@ pub mod cart_item;
 pub mod cart_pricing;
 pub mod catalog;
 pub mod channel;
+pub mod coupon;
 pub mod effective;
 pub mod geo;
 pub mod hours;
