@@ -155,6 +155,8 @@ impl Application {
             },
         );
         orders.set_loyalty(loyalty.clone());
+        let coupons = actors::coupons::Coupons::new(db.clone(), clock.clone());
+        orders.set_coupons(coupons.clone());
         let payments = Arc::new(PaymentService::new(
             PaymentRepo::new(db.clone()),
             payment.provider,
@@ -172,6 +174,7 @@ impl Application {
             orders,
             payments,
             loyalty,
+            coupons,
             loyalty_sweep_ms: settings.loyalty.sweep_ms,
             sandbox_payments: payment.sandbox,
             notify_base_url,

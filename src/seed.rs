@@ -83,6 +83,7 @@ fn points_option(id: &str, points: i64) -> GiftOption {
         kind: "points".into(),
         points: Some(points),
         product_code: None,
+        template_code: None,
         name_zh: format!("{points} 积分"),
         name_en: format!("{points} points"),
     }
