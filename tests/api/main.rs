@@ -16,6 +16,7 @@ mod invoice;
 mod journey;
 mod kitchen;
 mod loyalty;
+mod loyalty_levels;
 mod menu;
 mod metrics;
 mod nodes;
