@@ -9,7 +9,7 @@ use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App};
-use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
+use actors::accounts::sessions::{CachedSessions, DbSessionStore, RedisSessionStore, SessionStore};
 use actors::bus::{Bus, RedisBus};
 use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
@@ -304,8 +304,29 @@ async fn board_peers(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Bus>>
 }
 
 /// Redis when configured (every node shares it, and it expires sessions by itself), the
-/// database otherwise.
+/// database otherwise; either way resolved from memory for a few seconds at a time, the nodes
+/// telling each other of ended sessions on a Redis channel of their own when there is one.
 async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
+    let peers: Option<Arc<dyn Bus>> = match settings.redis_url() {
+        Some(url) => {
+            let channel = format!("{}sessions", settings.redis.key_prefix);
+            let bus = RedisBus::connect(url, &channel).await.with_context(|| {
+                format!(
+                    "connecting sessions to Redis at {}",
+                    actors::db::redact(url)
+                )
+            })?;
+            Some(Arc::new(bus))
+        }
+        None => None,
+    };
+    Ok(CachedSessions::start(
+        stored_sessions(settings, db).await?,
+        peers,
+    ))
+}
+
+async fn stored_sessions(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
     Ok(match settings.redis_url() {
         Some(url) => {
             let store = RedisSessionStore::connect(url, &settings.redis.key_prefix)

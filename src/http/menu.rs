@@ -166,7 +166,7 @@ pub async fn product(
     let detail = state
         .replies
         .get_or_build(key, stamp, async {
-            let rules = rule_context(&store, order_type, order_time);
+            let rules = rule_context(store, order_type, order_time);
             let product = snapshot
                 .product(&code)
                 .filter(|p| menu::is_listed(p, snapshot.category(&p.category_code), &rules))

@@ -28,6 +28,7 @@ mod queue_nodes;
 mod races;
 mod reconcile;
 mod security;
+mod session_nodes;
 mod session_store;
 mod settlement;
 mod sms_codes;

@@ -56,6 +56,10 @@ pub enum Event {
         new: bool,
         order: serde_json::Value,
     },
+    /// Sessions of the user ended on some node (logout, password change, account closed):
+    /// every node forgets the ones it trusted from memory (`accounts::sessions::cached`).
+    /// Nothing is emitted to clients.
+    SessionsEnded { user_id: i64 },
     /// A cart changed: `cart:updated` to the owner's other sockets.
     CartUpdated {
         user_id: Option<i64>,
@@ -110,6 +114,7 @@ mod tests {
                 cart_token: Some("t".into()),
                 version: 4,
             },
+            Event::SessionsEnded { user_id: 9 },
         ];
         for event in events {
             let json = serde_json::to_string(&event).unwrap();

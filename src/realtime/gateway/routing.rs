@@ -115,6 +115,8 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             }
             out
         }
+        // For the nodes' session memory, not for clients.
+        Event::SessionsEnded { .. } => Vec::new(),
     }
 }
 
