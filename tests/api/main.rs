@@ -21,6 +21,7 @@ mod menu;
 mod metrics;
 mod nodes;
 mod openapi;
+mod order_view_nodes;
 mod payment_model;
 mod payment_sessions;
 mod payments;

@@ -60,6 +60,9 @@ pub enum Event {
     /// every node forgets the ones it trusted from memory (`accounts::sessions::cached`).
     /// Nothing is emitted to clients.
     SessionsEnded { user_id: i64 },
+    /// Something of an order changed on some node: every node drops what it keeps of the
+    /// order's detail (`http::order_views`). Nothing is emitted to clients.
+    OrderChanged { order_no: String },
     /// A cart changed: `cart:updated` to the owner's other sockets.
     CartUpdated {
         user_id: Option<i64>,
@@ -115,6 +118,9 @@ mod tests {
                 version: 4,
             },
             Event::SessionsEnded { user_id: 9 },
+            Event::OrderChanged {
+                order_no: "O2".into(),
+            },
         ];
         for event in events {
             let json = serde_json::to_string(&event).unwrap();

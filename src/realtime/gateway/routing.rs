@@ -115,8 +115,8 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             }
             out
         }
-        // For the nodes' session memory, not for clients.
-        Event::SessionsEnded { .. } => Vec::new(),
+        // For the nodes' memory of sessions and orders, not for clients.
+        Event::SessionsEnded { .. } | Event::OrderChanged { .. } => Vec::new(),
     }
 }
 
