@@ -8,7 +8,6 @@ mod board_nodes;
 mod cart;
 mod checkout;
 mod cleanup;
-mod coupon_orders;
 mod coupon_races;
 mod coupons;
 mod envelope;
