@@ -9,6 +9,7 @@ pub mod cart_item;
 pub mod cart_pricing;
 pub mod catalog;
 pub mod channel;
+pub mod coupon;
 pub mod coupon_pricing;
 pub mod effective;
 pub mod geo;
