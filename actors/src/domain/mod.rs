@@ -5,6 +5,7 @@ pub mod address;
 pub mod arrival;
 pub mod breakdown;
 pub mod cart;
+pub mod cart_coupons;
 pub mod cart_item;
 pub mod cart_pricing;
 pub mod catalog;
