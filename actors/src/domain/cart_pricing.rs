@@ -6,18 +6,18 @@
 
 use super::breakdown::{Breakdown, ListLine};
 use super::cart::{Cart, CartLine};
-use super::cart_item::{component_codes, normalize, unit_price};
-use super::catalog::{Bilingual, Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
-use super::effective::{availability, Availability, RuleContext};
-use super::hours::china_time;
-use super::money::Fen;
-use super::promotion::{split_proportionally, Promotion, Unit};
 use super::cart_coupons::{
     outcomes as coupon_outcomes, prepare as prepare_coupons, CouponInput, CouponItemLine,
     CouponItemStatus, CouponOption,
 };
+use super::cart_item::{component_codes, normalize, unit_price};
+use super::catalog::{Bilingual, Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
 use super::coupon_pricing::{coupon_entries, CouponEffect, CouponOffer};
+use super::effective::{availability, Availability, RuleContext};
+use super::hours::china_time;
+use super::money::Fen;
 use super::offer_choice::decide_offers;
+use super::promotion::{split_proportionally, Promotion, Unit};
 use super::promotion_choice::{order_key, LeftOut};
 use std::collections::BTreeMap;
 
