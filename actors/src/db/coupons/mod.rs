@@ -7,6 +7,14 @@
 //! the template's and the user's counters with guarded updates, never read-then-insert; the
 //! other moves (`moves.rs`) lock, use, give back, expire and transfer.
 
+mod issue;
+mod moves;
+
+pub use issue::{
+    issue_in, new_coupon_code, normalise_code, ExchangeOutcome, IssueError, IssueSource, Issued,
+};
+pub use moves::{enqueue_return_in, give_back_in, DueReturn, ReturnOutcome, TransferError};
+
 use super::points::Tx;
 use super::{Db, DbError};
 use crate::domain::coupon::{Coupon, CouponStatus, CouponTemplate};
