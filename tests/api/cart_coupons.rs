@@ -52,12 +52,18 @@ pub(crate) async fn give(app: &TestApp, t: &CouponTemplate, user_id: i64, key: &
     let repo = CouponRepo::new(app.app_state.db.clone());
     let now = app.clock.now_ms();
     repo.upsert_template(t, now).await.unwrap();
-    repo.issue(&t.template_code, user_id, IssueSource::Chain, Some(key), now)
-        .await
-        .unwrap()
-        .coupon()
-        .coupon_code
-        .clone()
+    repo.issue(
+        &t.template_code,
+        user_id,
+        IssueSource::Chain,
+        Some(key),
+        now,
+    )
+    .await
+    .unwrap()
+    .coupon()
+    .coupon_code
+    .clone()
 }
 
 pub(crate) async fn user_id(app: &TestApp, token: &str) -> i64 {
@@ -104,10 +110,10 @@ fn yuan(v: &Value) -> i64 {
 /// The cart response adds up: orderAmount = priceOfProduct − activityAmount −
 /// couponDiscountsAmount + deliveryFeeAfterPE − couponDeliveryFee, and so does the breakdown.
 fn assert_adds_up(c: &Value) {
-    let sum = yuan(&c["priceOfProduct"]) - yuan(&c["discountAmount"])
-        - yuan(&c["couponDiscountsAmount"])
-        + yuan(&c["deliveryFeeAfterPE"])
-        - yuan(&c["couponDeliveryFee"]);
+    let sum =
+        yuan(&c["priceOfProduct"]) - yuan(&c["discountAmount"]) - yuan(&c["couponDiscountsAmount"])
+            + yuan(&c["deliveryFeeAfterPE"])
+            - yuan(&c["couponDeliveryFee"]);
     assert_eq!(sum, yuan(&c["orderAmount"]), "{c}");
     let b = &c["breakdown"];
     let sum = yuan(&b["productAmount"]) - yuan(&b["discountAmount"]) + yuan(&b["deliveryFee"])
@@ -210,11 +216,19 @@ async fn the_best_combination_by_default_and_the_choice_honoured_or_refused() {
     // Refused, saying why, the cart unchanged: two of one group; one below its threshold.
     let refused = choose(&app, &token, json!({"couponCodes": [b, c]})).await;
     refused.assert_error(400, "-8");
-    assert!(refused.err_msg().contains("不可同时使用"), "{}", refused.err_msg());
+    assert!(
+        refused.err_msg().contains("不可同时使用"),
+        "{}",
+        refused.err_msg()
+    );
     assert_eq!(codes(&refused.data()["osCoupons"]), vec![b.clone()]);
     let refused = choose(&app, &token, json!({"couponCodes": [d]})).await;
     refused.assert_error(400, "-8");
-    assert!(refused.err_msg().contains("再买¥36.00可用"), "{}", refused.err_msg());
+    assert!(
+        refused.err_msg().contains("再买¥36.00可用"),
+        "{}",
+        refused.err_msg()
+    );
     // In English too.
     let en = app
         .call(
@@ -225,7 +239,11 @@ async fn the_best_combination_by_default_and_the_choice_honoured_or_refused() {
             &[("Accept-Language", "en")],
         )
         .await;
-    assert!(en.err_msg().contains("Spend ¥36.00 more"), "{}", en.err_msg());
+    assert!(
+        en.err_msg().contains("Spend ¥36.00 more"),
+        "{}",
+        en.err_msg()
+    );
     // Unknown coupon: 404.
     choose(&app, &token, json!({"couponCodes": ["NOPE"]}))
         .await
@@ -285,7 +303,10 @@ async fn a_coupon_and_a_promotion_that_exclude_each_other() {
     let list = coupons(&app, &token).await;
     let o = option(&list, &e);
     assert_eq!(o["reason"]["code"], "mutex");
-    assert!(o["reason"]["text"].as_str().unwrap().contains("您已选择"), "{o}");
+    assert!(
+        o["reason"]["text"].as_str().unwrap().contains("您已选择"),
+        "{o}"
+    );
     // Choosing the coupon now puts it first: the promotion gives way.
     let back = choose(&app, &token, json!({"couponCodes": [e]})).await;
     assert_eq!(codes(&back.assert_ok()["osCoupons"]), vec![e.clone()]);
@@ -325,7 +346,11 @@ async fn product_coupons_put_their_product_in_the_cart() {
     )
     .await;
     refused.assert_error(400, "-8");
-    assert!(refused.err_msg().contains("再买¥18.00可用"), "{}", refused.err_msg());
+    assert!(
+        refused.err_msg().contains("再买¥18.00可用"),
+        "{}",
+        refused.err_msg()
+    );
     assert_eq!(refused.data()["couponItems"], json!([]));
     // A cash coupon is not a product coupon.
     let not_product = give(&app, &cash("X1", 0, 100), uid, "x").await;
@@ -475,7 +500,13 @@ async fn visitors_and_the_partner_channel_see_no_coupons() {
     .await
     .assert_error(404, "404");
     // Elsewhere the same customer gets the coupon.
-    assert_eq!(cart(&app, &token).await["osCoupons"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        cart(&app, &token).await["osCoupons"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[tokio::test]
