@@ -9,6 +9,8 @@ mod cart;
 mod cart_coupons;
 mod checkout;
 mod cleanup;
+mod coupon_races;
+mod coupons;
 mod envelope;
 mod geo;
 mod health;
