@@ -415,8 +415,11 @@ async fn random_interleavings_keep_every_coupon_in_one_state() {
     let mut oracle: HashMap<String, (i64, CouponStatus, Option<String>, i64)> = HashMap::new();
     let mut issued = 0i64;
     let mut orders = 0;
+    // Every state must have been reached, or the walk proved little.
+    let mut seen = std::collections::HashSet::new();
     for step in 0..300 {
-        app.clock.advance_ms(rng.gen_range(0..3_600_000));
+        // Up to three hours a step: 300 steps pass the 7-day validity twice or so.
+        app.clock.advance_ms(rng.gen_range(0..3 * 3_600_000));
         let now = app.clock.now_ms();
         let mut codes: Vec<String> = oracle.keys().cloned().collect();
         codes.sort();
@@ -521,6 +524,7 @@ async fn random_interleavings_keep_every_coupon_in_one_state() {
             }
         }
         for (code, (uid, status, _, _)) in &oracle {
+            seen.insert(*status);
             let got = repo.get(code).await.unwrap().unwrap();
             assert_eq!(
                 (got.user_id, got.status),
@@ -535,4 +539,9 @@ async fn random_interleavings_keep_every_coupon_in_one_state() {
     check_invariants(&app).await;
     let t = repo.template("MODEL").await.unwrap().unwrap();
     assert_eq!(t.issued, issued);
+    assert_eq!(
+        seen.len(),
+        CouponStatus::ALL.len(),
+        "states reached: {seen:?}"
+    );
 }
