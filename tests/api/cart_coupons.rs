@@ -668,3 +668,90 @@ async fn the_coupon_routes_are_documented() {
         );
     }
 }
+
+/// Submits the cart with what it shows (amounts and osCoupons): the order number.
+async fn order_with_coupons(app: &TestApp, token: &str, address: i64) -> (String, Value) {
+    let priced = reserve(app, token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    let mut body = submit_body(&priced, Some(address), "online");
+    body["osCoupons"] = priced["osCoupons"].clone();
+    let key = format!("k-{}", app.clock.now_ms());
+    let order = submit(app, token, &body, &key).await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+    (order_no, priced)
+}
+
+/// Paying uses the coupon; cancelling an unpaid order, or letting it expire unpaid, gives it
+/// back (RETURNED) and the next cart applies it again.
+#[tokio::test]
+async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
+    use crate::payments::{create_payment, pay_at_cashier, until_state};
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360007").await;
+    let uid = user_id(&app, &token).await;
+    let address = home_address(&app, &token).await;
+    let coupon = give(&app, &cash("J20", 5000, 2000), uid, "j").await;
+    let repo = CouponRepo::new(app.app_state.db.clone());
+    let status = |code: String| {
+        let repo = repo.clone();
+        async move { repo.get(&code).await.unwrap().unwrap().status }
+    };
+    let wings = json!([{"productCode": "SD001", "quantity": 2}]);
+
+    // Cancelled before payment: back.
+    add(&app, Auth::User(&token), wings.clone()).await;
+    let (first, priced) = order_with_coupons(&app, &token, address).await;
+    assert_eq!(codes(&priced["osCoupons"]), vec![coupon.clone()]);
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Locked);
+    app.post(
+        &format!("/api/v1/orders/{first}/cancel"),
+        &json!({}),
+        Some(&token),
+    )
+    .await
+    .assert_ok();
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Returned);
+
+    // Expired unpaid: back again.
+    add(&app, Auth::User(&token), wings.clone()).await;
+    let (second, priced) = order_with_coupons(&app, &token, address).await;
+    assert_eq!(
+        codes(&priced["osCoupons"]),
+        vec![coupon.clone()],
+        "usable again"
+    );
+    create_payment(&app, &token, &second).await;
+    app.clock.advance_ms(31 * 60_000);
+    app.app_state.payments.expire_due().await.unwrap();
+    until_state(&app, &token, &second, 9).await;
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Returned);
+
+    // Paid: used, and no longer offered.
+    add(&app, Auth::User(&token), wings).await;
+    let (third, _) = order_with_coupons(&app, &token, address).await;
+    let payment = create_payment(&app, &token, &third).await;
+    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
+    until_state(&app, &token, &third, 6).await;
+    for _ in 0..100 {
+        if status(coupon.clone()).await == CouponStatus::Used {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Used);
+    assert_eq!(coupons(&app, &token).await["usable"], json!([]));
+    let events = repo.events(&coupon).await.unwrap();
+    let moves: Vec<CouponStatus> = events.iter().map(|e| e.to_status).collect();
+    assert_eq!(
+        moves,
+        vec![
+            CouponStatus::Issued,
+            CouponStatus::Locked,
+            CouponStatus::Returned,
+            CouponStatus::Locked,
+            CouponStatus::Returned,
+            CouponStatus::Locked,
+            CouponStatus::Used
+        ]
+    );
+}
