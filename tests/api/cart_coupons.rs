@@ -755,3 +755,63 @@ async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
         ]
     );
 }
+
+/// Points come last: their 50 % cap is measured on the amount after coupons, and the order's
+/// breakdown holds coupons and points together, adding up.
+#[tokio::test]
+async fn the_points_cap_is_measured_after_coupons() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360008").await;
+    let version = app.get("/api/v1/members/agreement").await.assert_ok()["version"].clone();
+    app.post(
+        "/api/v1/members/join",
+        &json!({"agreementVersion": version}),
+        Some(&token),
+    )
+    .await
+    .assert_ok();
+    let uid = user_id(&app, &token).await;
+    app.app_state
+        .loyalty
+        .adjust(uid, "seed-coupon-points", 100_000, "test")
+        .await
+        .unwrap();
+    let address = home_address(&app, &token).await;
+    let coupon = give(&app, &cash("PT20", 5000, 2000), uid, "pt").await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "SD001", "quantity": 2}]),
+    )
+    .await;
+    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    // ¥64 − ¥20 + ¥6 = ¥50: at most half of it in points.
+    assert_eq!(yuan(&priced["orderAmount"]), 5000);
+    assert_eq!(priced["pointsDeduction"]["usablePoints"], 2500);
+    let mut body = submit_body(&priced, Some(address), "online");
+    body["osCoupons"] = json!([coupon]);
+    body["pointsDeductions"] = json!(2501);
+    let over = submit(&app, &token, &body, "k-over").await;
+    assert_eq!(over.status, 400, "{}", over.body);
+    body["pointsDeductions"] = json!(2500);
+    let order = submit(&app, &token, &body, "k-ok").await;
+    let order = order.assert_ok().clone();
+    assert_eq!(yuan(&order["orderAmount"]), 2500);
+    let detail = app
+        .get_auth(
+            &format!("/api/v1/orders/{}", order["orderNo"].as_str().unwrap()),
+            Some(&token),
+        )
+        .await;
+    let b = &detail.assert_ok()["breakdown"];
+    assert_eq!(yuan(&b["couponAmount"]), 2000);
+    assert_eq!(b["pointsUsed"], 2500);
+    assert_eq!(
+        yuan(&b["productAmount"]) - yuan(&b["discountAmount"]) + yuan(&b["deliveryFee"])
+            - yuan(&b["deliveryFeeWaived"])
+            - yuan(&b["couponDeliveryWaived"])
+            - yuan(&b["pointsDeduction"]),
+        yuan(&b["payable"])
+    );
+}
