@@ -414,6 +414,35 @@ async fn product_coupons_put_their_product_in_the_cart() {
     );
     assert_adds_up(&less);
 
+    // The crew 86es the cola: the free cola shows sold out, uncharged; clearing what cannot
+    // be had drops it, and the cheese sticks (only short of their threshold) stay.
+    let staff = crate::payments::tablet_login(&app, "SH001").await;
+    app.put(
+        "/api/v1/tablet/products/DR001/availability",
+        &json!({"soldOut": true}),
+        Some(&staff),
+    )
+    .await
+    .assert_ok();
+    let sold = cart(&app, &token).await;
+    assert_eq!(sold["saleOutCouponItems"][0]["couponCode"], drink.as_str());
+    assert_eq!(sold["saleOutCouponItems"][0]["disableReason"], "soldOut");
+    assert_adds_up(&sold);
+    let cleared = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/clear-unavailable",
+        None,
+        Auth::User(&token),
+    )
+    .await;
+    let cleared = cleared.assert_ok().clone();
+    assert_eq!(cleared["saleOutCouponItems"], json!([]));
+    assert_eq!(
+        cleared["effectOutCouponItems"][0]["couponCode"],
+        side.as_str()
+    );
+
     // Removed from the cart, the coupon stays the customer's.
     let removed = cart_call(
         &app,
