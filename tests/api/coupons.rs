@@ -538,3 +538,80 @@ async fn a_coupon_gift_is_delivered_once_as_a_coupon() {
     assert!(by_key.unwrap().is_some());
     check_invariants(&app).await;
 }
+
+/// A give-back that fails where the customer asked is 退券失败，请联系客服 with the store's phone
+/// (errCode 01); the sweep gives the coupon back once the database answers again.
+#[tokio::test]
+async fn a_failed_give_back_says_so_with_the_store_phone_and_the_sweep_finishes_it() {
+    let app = spawn_app().await;
+    let items = json!([{"productCode": "SD001", "quantity": 4}]);
+    let (token, body) = ready_to_submit(&app, "13512360010", items).await;
+    let user = uid(&app, &token).await;
+    let coupon = app
+        .post(
+            "/api/v1/coupons/collect/CP_CASH_100_20",
+            &json!({}),
+            Some(&token),
+        )
+        .await
+        .assert_ok()["couponCode"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let order_no = app
+        .post("/api/v1/orders", &body, Some(&token))
+        .await
+        .assert_ok()["orderNo"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let now = app.clock.now_ms();
+    let mut tx = app.app_state.db.pool().begin().await.unwrap();
+    actors::db::coupons::CouponRepo::lock_in(
+        &mut tx,
+        user,
+        std::slice::from_ref(&coupon),
+        &order_no,
+        now,
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    // The outbox table goes away for a while: every give-back fails.
+    let pool = app.app_state.db.pool();
+    sqlx::query("ALTER TABLE coupon_returns RENAME TO coupon_returns_away")
+        .execute(pool)
+        .await
+        .unwrap();
+    let cancel = app
+        .post(
+            &format!("/api/v1/orders/{order_no}/cancel"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    cancel.assert_error(502, "01");
+    assert_eq!(cancel.err_msg(), "退券失败，请联系客服");
+    assert!(
+        !cancel.data()["storeTel"].as_str().unwrap().is_empty(),
+        "{}",
+        cancel.body
+    );
+    let repo = app.app_state.coupons.repo();
+    assert_eq!(
+        repo.get(&coupon).await.unwrap().unwrap().status,
+        CouponStatus::Locked
+    );
+    sqlx::query("ALTER TABLE coupon_returns_away RENAME TO coupon_returns")
+        .execute(pool)
+        .await
+        .unwrap();
+    // The sweep finds the coupon still locked by a cancelled order and gives it back.
+    app.app_state.coupons.sweep().await.unwrap();
+    app.app_state.coupons.sweep().await.unwrap();
+    assert_eq!(
+        repo.get(&coupon).await.unwrap().unwrap().status,
+        CouponStatus::Returned
+    );
+    check_invariants(&app).await;
+}
