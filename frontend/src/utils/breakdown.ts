@@ -47,7 +47,8 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   }
   const fee = toFen(b.deliveryFee);
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
-  const waived = toFen(b.deliveryFeeWaived);
+  // Waived by the free-delivery threshold or by a free-delivery coupon: one waiver row.
+  const waived = toFen(b.deliveryFeeWaived) + toFen(b.couponDeliveryWaived ?? 0);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
   // Points: the order's own (its payable is net of them), or checkout's choice on the cart.
   const own = b.pointsUsed > 0 ? { fen: toFen(b.pointsDeduction), points: b.pointsUsed, inPayable: true } : null;
@@ -61,5 +62,6 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
 export function breakdownGap(b: PriceBreakdown): Fen {
   const lines = b.lines.reduce((n, l) => n + toFen(l.amount), 0);
   const discounts = b.discounts.reduce((n, d) => n + toFen(d.amount), 0);
-  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.pointsDeduction) - toFen(b.payable);
+  const waived = toFen(b.deliveryFeeWaived) + toFen(b.couponDeliveryWaived ?? 0);
+  return lines - discounts + toFen(b.deliveryFee) - waived - toFen(b.pointsDeduction) - toFen(b.payable);
 }

@@ -261,6 +261,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cart/coupon-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts a product coupon's product in the cart as a coupon item (addShoppingCarByCoupon): at
+         *     the coupon's price (a ¥9.9 换购) or free (an exchange coupon). Refused (errCode -8) with the
+         *     reason when it would not apply to this cart (below its threshold, excluded by a chosen
+         *     coupon, its product sold out …).
+         */
+        post: operations["add_coupon_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cart/coupon-items/{couponCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Takes a coupon item out of the cart; the coupon stays the customer's. */
+        delete: operations["remove_coupon_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cart/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's coupons for this cart: those that can be used (applied, or giving way to a
+         *     better or chosen combination) and those that cannot, each with what it saves and why not.
+         *     Visitors and channel 30: empty lists.
+         */
+        get: operations["cart_coupons"];
+        put?: never;
+        /**
+         * Chooses the coupons (empty list: the best combination; `none`: no coupon). Each chosen
+         *     coupon must apply to this cart as it is, beside the others chosen: otherwise refused
+         *     (errCode -8) with the reason, the cart unchanged.
+         */
+        post: operations["choose_coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cart/items": {
         parameters: {
             query?: never;
@@ -315,6 +380,44 @@ export interface paths {
          *     On the submit page an empty cart, or one with only disabled items, is errCode -4.
          */
         post: operations["verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chain/coupons/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issues `count` coupons of a template to the account of a phone (customer service,
+         *     campaigns): all or none, within the template's limits; the same requestId again issues
+         *     nothing more and answers the same coupons.
+         */
+        post: operations["issue_coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chain/coupons/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every coupon template with its counter (operations). */
+        get: operations["coupon_templates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -429,6 +532,105 @@ export interface paths {
         };
         /** A city's districts. */
         get: operations["districts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's coupons, one tab at a time, newest first (/my/coupon/list). */
+        get: operations["coupons_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/{couponCode}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a coupon to the account of a phone number: the recipient gets a new coupon linked to
+         *     this one, which becomes transferred. Refused while an order holds it, if it is not
+         *     transferable or not usable, to oneself, or to a phone with no account.
+         */
+        post: operations["transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/collect/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collects one coupon of an offer (collectCoupon/{ruleId}). All gone: 已领完; the customer's
+         *     limit reached: 您已领取过. The limits hold under any number of concurrent requests.
+         */
+        post: operations["collect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchanges a code for a coupon. Every failure (unknown, used, expired, too short) gets the
+         *     same answer; more than 10 attempts a minute from one customer or one client address: 429
+         *     with retryAfterSeconds (counted in the database, so on every node).
+         */
+        post: operations["exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The coupons offered for collecting, with what is left and what this customer collected.
+         *     Visitors see them too, with canCollect false (collecting needs a login).
+         */
+        get: operations["offers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1759,6 +1961,16 @@ export interface components {
          *     both languages, so a socket payload with no request language reads the same.
          */
         BreakdownView: {
+            /**
+             * Format: double
+             * @description The coupons' part of `discountAmount` (yuan).
+             */
+            couponAmount: number;
+            /**
+             * Format: double
+             * @description The delivery fee a free-delivery coupon waived (yuan).
+             */
+            couponDeliveryWaived: number;
             /** Format: double */
             deliveryFee: number;
             /** Format: double */
@@ -1785,13 +1997,43 @@ export interface components {
         CancelBody: {
             reason?: string | null;
         };
+        /** @description GET /cart/coupons. */
+        CartCouponsDto: {
+            /** @description The coupon codes applied. */
+            applied: string[];
+            /** @description True when the server chooses the best combination (no choice made). */
+            auto: boolean;
+            /** Format: double */
+            couponDiscountsAmount: number;
+            unusable: components["schemas"]["CouponOptionDto"][];
+            usable: components["schemas"]["CouponOptionDto"][];
+        };
         CartDto: {
             arrival: null | components["schemas"]["Arrival"];
             availableRules: components["schemas"]["RuleOptionDto"][];
             /** @description Lines at list price, discounts as their own entries, fee, payable: adds up to the fen. */
             breakdown: components["schemas"]["BreakdownView"];
             cartToken: string | null;
-            couponItems: Record<string, never>[];
+            /**
+             * Format: double
+             * @description The cash-off coupons' part of it.
+             */
+            cashCouponAmount: number;
+            /**
+             * Format: double
+             * @description The delivery fee a free-delivery coupon waives.
+             */
+            couponDeliveryFee: number;
+            /**
+             * Format: double
+             * @description Everything the coupons take off the products and coupon items (yuan).
+             */
+            couponDiscountsAmount: number;
+            /** @description Product coupons' products charged at their coupon price. */
+            couponItems: components["schemas"]["CouponItemDto"][];
+            couponMutexBeans: components["schemas"]["CouponMutexBeanDto"][];
+            /** @description True while the server chooses the coupons (no choice made). */
+            couponsAuto: boolean;
             /** Format: double */
             deliveryFee: number;
             /** Format: double */
@@ -1802,8 +2044,14 @@ export interface components {
             differenceDeliveryFeeMsg: string | null;
             /** Format: double */
             discountAmount: number;
-            effectOutCouponItems: Record<string, never>[];
+            /**
+             * @description Coupon items not charged: the product is gone, the coupon no longer usable, or it does
+             *     not apply to this cart (the reason in `disableMsg`).
+             */
+            effectOutCouponItems: components["schemas"]["CouponItemDto"][];
             effectOutItems: components["schemas"]["CartItemDto"][];
+            /** @description Exchange coupons applied. */
+            exchangeCouponBeans: components["schemas"]["ExchangeCouponBeanDto"][];
             isBookOrder: boolean;
             items: components["schemas"]["CartItemDto"][];
             /**
@@ -1827,6 +2075,8 @@ export interface components {
             orderTime: number | null;
             /** Format: int32 */
             orderType: number;
+            /** @description The coupon codes applied (submit sends them back as `osCoupons`). */
+            osCoupons: string[];
             pointsDeduction: null | components["schemas"]["PointsDeductionDto"];
             /** Format: double */
             priceOfProduct: number;
@@ -1834,12 +2084,12 @@ export interface components {
             priceOfProductAfterPE: number;
             productGroupRefRules: Record<string, never>[];
             ruleMutexBeans: components["schemas"]["RuleMutexBeanDto"][];
-            saleOutCouponItems: Record<string, never>[];
+            saleOutCouponItems: components["schemas"]["CouponItemDto"][];
             saleOutItemsFromShoppingCar: components["schemas"]["CartItemDto"][];
             /** Format: int64 */
             shoppingCarVersion: number;
             storeCode: string | null;
-            timeOutCouponItems: Record<string, never>[];
+            timeOutCouponItems: components["schemas"]["CouponItemDto"][];
             timeOutItems: components["schemas"]["CartItemDto"][];
             /** Format: int32 */
             totalQuantity: number;
@@ -1901,6 +2151,22 @@ export interface components {
             /** Format: double */
             unitPrice: number;
         };
+        ChainIssueDto: {
+            couponCodes: string[];
+            /** @description False when the requestId had issued them before. */
+            issuedNow: boolean;
+        };
+        ChainIssueRequest: {
+            cellPhone?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to 100.
+             */
+            count?: number | null;
+            /** @description The same requestId again issues nothing more (answers the same coupons). */
+            requestId?: string | null;
+            templateCode?: string | null;
+        };
         /** @description The chain's refund of a completed order. */
         ChainRefundDto: {
             orderNo: string;
@@ -1912,6 +2178,24 @@ export interface components {
              */
             refunded: number;
         };
+        /** @description A template as operations see it. */
+        ChainTemplateDto: {
+            collectable: boolean;
+            /** Format: int64 */
+            issued: number;
+            kind: string;
+            nameEn: string;
+            nameZh: string;
+            /** Format: int64 */
+            perUserLimit: number | null;
+            /** Format: int64 */
+            remaining: number | null;
+            ruleText: string;
+            templateCode: string;
+            /** Format: int64 */
+            totalLimit: number | null;
+            transferable: boolean;
+        };
         ChangePasswordRequest: {
             /** Format: password */
             newPassword: string;
@@ -1920,6 +2204,12 @@ export interface components {
              * @description Required when the account has a password (accounts made by SMS login have none).
              */
             oldPassword: string;
+        };
+        ChooseCouponsBody: {
+            /** @description The coupons to use; empty: the best combination. */
+            couponCodes?: string[];
+            /** @description True: no coupon at all. */
+            none?: boolean;
         };
         ChooseRuleBody: {
             ruleId: string;
@@ -1969,6 +2259,124 @@ export interface components {
             at: number;
             /** Format: int32 */
             rating: number;
+            text: string;
+        };
+        /** @description One of the customer's coupons. */
+        CouponDto: {
+            couponCode: string;
+            /** @description valid_to within 3 days. */
+            expiringSoon: boolean;
+            imageUrl: string | null;
+            /** @description cashOff, percentOff, freeDelivery, productAtPrice or exchangeProduct. */
+            kind: string;
+            name: string;
+            /** @description The order holding it (locked) or that used it. */
+            orderNo: string | null;
+            /** @description The product of a product coupon. */
+            productCode: string | null;
+            /** @description The rule in a few words: 满100减20, 8折，最多减¥30, ¥9.9换购 薯条. */
+            ruleText: string;
+            /** @description Where and on what it applies: 全部商品, 限比萨类商品；仅限外送订单使用. */
+            scopeText: string;
+            /**
+             * @description issued, locked, used, returned, expired or transferred (a usable coupon past valid_to
+             *     reads expired before the sweep marks it).
+             */
+            status: string;
+            /** @description 可使用, 下单中, 已使用, 已过期, 已转赠. */
+            statusLabel: string;
+            /** @description The template (also the ruleId of its offer and of its coupon items). */
+            templateCode: string;
+            transferable: boolean;
+            /**
+             * Format: int64
+             * @description Usable from (inclusive) to (exclusive), epoch ms.
+             */
+            validFrom: number;
+            /** Format: int64 */
+            validTo: number;
+        };
+        CouponItemBody: {
+            couponCode: string;
+        };
+        /** @description A product coupon's product in the cart (couponItems and the disabled arrays). */
+        CouponItemDto: {
+            couponCode: string;
+            disableMsg: string | null;
+            /** @description soldOut, offTime, expired, or a coupon reason code (belowThreshold …); null when charged. */
+            disableReason: string | null;
+            imageUrl: string;
+            /**
+             * Format: double
+             * @description The menu price.
+             */
+            originalPrice: number;
+            prodName: string;
+            prodNameEn: string;
+            productCode: string;
+            /** Format: int32 */
+            quantity: number;
+            /** @description The coupon's template code. */
+            ruleId: string;
+            /** Format: int32 */
+            sort: number;
+            /**
+             * Format: double
+             * @description What the coupon charges for it (0: free).
+             */
+            unitPrice: number;
+        };
+        /** @description Coupons (and promotions) that never go on one order together. */
+        CouponMutexBeanDto: {
+            couponMutexDetails: components["schemas"]["CouponMutexDetailDto"][];
+        };
+        CouponMutexDetailDto: {
+            /** @description A coupon template code or a promotion rule id. */
+            ruleId: string;
+        };
+        /** @description One of the customer's coupons at checkout. */
+        CouponOptionDto: {
+            /**
+             * Format: double
+             * @description What it saves beside the promotions applied and no other coupon (yuan).
+             */
+            alone: number;
+            applied: boolean;
+            couponCode: string;
+            /** @description A product coupon already in the cart as a coupon item. */
+            inCart: boolean;
+            kind: string;
+            name: string;
+            /** @description A product coupon: put it in the cart with POST /cart/coupon-items. */
+            productCode: string | null;
+            reason: null | components["schemas"]["CouponReasonDto"];
+            ruleText: string;
+            /**
+             * Format: double
+             * @description What it saves in the combination applied (yuan).
+             */
+            saved: number;
+            templateCode: string;
+            /** Format: int64 */
+            validTo: number;
+        };
+        /** @description One tab of /my/coupon/list. */
+        CouponPageDto: {
+            hasMore: boolean;
+            list: components["schemas"]["CouponDto"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** Format: int64 */
+            total: number;
+        };
+        CouponReasonDto: {
+            /**
+             * @description notStarted, expired, notHere, notNow, notThisChannel, noItems, belowThreshold,
+             *     productUnavailable, notUsable, mutex, notChosen, notBetter.
+             */
+            code: string;
             text: string;
         };
         CreatePaymentBody: {
@@ -2022,6 +2430,8 @@ export interface components {
         DiscountView: {
             /** Format: double */
             amount: number;
+            /** @description Set on a coupon's entry: the coupon used (`ruleId` is its template code). */
+            couponCode: string | null;
             level: components["schemas"]["DiscountLevel"];
             lineIds: string[];
             nameCn: string;
@@ -2046,6 +2456,17 @@ export interface components {
             id: string;
             /** Format: int32 */
             quantity?: number | null;
+        };
+        /** @description An exchange coupon applied (兑换券): the product it gives. */
+        ExchangeCouponBeanDto: {
+            couponCode: string;
+            prodName: string;
+            productCode: string;
+            ruleId: string;
+        };
+        ExchangeRequest: {
+            /** @description At least 12 characters; case and surrounding blanks do not matter. */
+            code?: string | null;
         };
         ExclusionDayDto: {
             endDate: string;
@@ -2452,6 +2873,34 @@ export interface components {
             threshold: number;
         };
         NoData: null;
+        /** @description A coupon offered for collecting (collectCoupon/{ruleId}). */
+        OfferDto: {
+            /** @description False for visitors (login needed), when all gone or the customer's limit is reached. */
+            canCollect: boolean;
+            /**
+             * Format: int64
+             * @description How many this customer collected (0 for visitors).
+             */
+            collected: number;
+            kind: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description Null: no limit per customer.
+             */
+            perUserLimit: number | null;
+            /**
+             * Format: int64
+             * @description Still to collect; null: unlimited.
+             */
+            remaining: number | null;
+            /** @description The template code: POST /coupons/collect/{ruleId}. */
+            ruleId: string;
+            ruleText: string;
+            scopeText: string;
+            /** @description 领取后7天内有效, 2026.12.01–2026.12.31. */
+            validText: string;
+        };
         /** @description The delivery address as frozen on the order at submit (the order keeps it as written then). */
         OrderAddressDoc: {
             baseAddress: string;
@@ -3299,6 +3748,11 @@ export interface components {
             orderProductAmount: number;
             /** Format: int32 */
             orderType: number;
+            /**
+             * @description The coupons the customer saw applied (the cart's `osCoupons`); must be the cart's
+             *     applied set now, else errCode -6 with the fresh cart. Absent: none.
+             */
+            osCoupons?: string[];
             /** @description online or offline (cash on delivery, delivery only). */
             paymentType: string;
             /**
@@ -3445,6 +3899,16 @@ export interface components {
         TimeWindowDto: {
             end: string;
             start: string;
+        };
+        TransferRequest: {
+            /** @description The recipient's phone; they must have an account. */
+            cellPhone?: string | null;
+        };
+        TransferResultDto: {
+            /** @description The coupon given away (now transferred); the recipient's new code is not revealed. */
+            couponCode: string;
+            /** @description The recipient's phone, masked: 138****0000. */
+            to: string;
         };
         UnattendedStoreDto: {
             /**
@@ -4269,6 +4733,170 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    add_coupon_item: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponItemBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    remove_coupon_item: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                couponCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    cart_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartCouponsDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    choose_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChooseCouponsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     add_items: {
         parameters: {
             query?: never;
@@ -4484,6 +5112,80 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    issue_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainIssueRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainIssueDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    coupon_templates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainTemplateDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     refund_order: {
         parameters: {
             query?: never;
@@ -4694,6 +5396,197 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    coupons_list: {
+        parameters: {
+            query?: {
+                /** @description From 1; 20 a page. */
+                page?: string | null;
+                /**
+                 * @description available (default: usable, and locked by an order in progress), used (used and
+                 *     transferred) or expired.
+                 */
+                status?: string | null;
+            };
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponPageDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    transfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                couponCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferResultDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    collect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                /** @description The offer's template code */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    exchange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    offers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OfferDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
