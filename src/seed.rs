@@ -181,7 +181,18 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             0,
             1,
             vec![earn(1)],
-            vec![points_option("L1-P", 200)],
+            // A free product is a coupon for it (exchangeProduct): the member adds it to the
+            // cart at the next order (addShoppingCarByCoupon), it is given back if that order
+            // is cancelled.
+            vec![
+                points_option("L1-P", 200),
+                coupon_option(
+                    "L1-C",
+                    "CP_COLA",
+                    "可口可乐一杯（下单时免费领取）",
+                    "A free Coca-Cola with an order",
+                ),
+            ],
         ),
         (
             2,

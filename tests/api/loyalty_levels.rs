@@ -143,3 +143,59 @@ async fn the_level_job_moves_members_down_as_spend_leaves_the_window_and_records
     assert_eq!(level(&app, uid).await, 3);
     assert_eq!(gifts(&app, uid).await, before + 1);
 }
+
+#[tokio::test]
+async fn a_free_product_welcome_gift_is_a_coupon_that_puts_it_in_the_cart() {
+    use crate::cart::{add, cart_call, Auth};
+    let app = spawn_app().await;
+    new_member(&app, "13512390011").await;
+    let token = app.login("13512390011", crate::helpers::PASSWORD).await;
+    let token = token.assert_ok()["token"].as_str().unwrap().to_string();
+    let gifts = app.get_auth("/api/v1/members/gifts", Some(&token)).await;
+    let gift = gifts.assert_ok()[0].clone();
+    let cola = gift["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["type"] == "coupon")
+        .expect("the welcome gift offers a free product")
+        .clone();
+    assert_eq!(cola["name"], "可口可乐一杯（下单时免费领取）");
+    let gift_id = gift["giftId"].as_str().unwrap();
+    app.post(
+        &format!("/api/v1/members/gifts/{gift_id}/claim"),
+        &json!({"optionId": cola["optionId"]}),
+        Some(&token),
+    )
+    .await
+    .assert_ok();
+    // Delivered through the outbox: one coupon, however often it runs.
+    app.app_state.loyalty.deliver_gifts().await.unwrap();
+    app.app_state.loyalty.deliver_gifts().await.unwrap();
+    let list = app
+        .get_auth("/api/v1/coupons?status=available", Some(&token))
+        .await;
+    let mine: Vec<_> = list.assert_ok()["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["templateCode"] == "CP_COLA")
+        .cloned()
+        .collect();
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    let code = mine[0]["couponCode"].as_str().unwrap();
+
+    // At the next order the cola goes in the cart as a coupon item, free.
+    add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
+    let cart = cart_call(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": code})),
+        Auth::User(&token),
+    )
+    .await;
+    let cart = cart.assert_ok().clone();
+    assert_eq!(cart["couponItems"][0]["productCode"], "DR001");
+    assert_eq!(cart["couponItems"][0]["unitPrice"], 0.0);
+}

@@ -101,7 +101,8 @@ pub struct LevelChangeDto {
 #[serde(rename_all = "camelCase")]
 pub struct GiftOptionDto {
     pub option_id: String,
-    /// "points" or "product".
+    /// "points" (credited at once) or "coupon" (issued to the member's coupons: a free product
+    /// is a coupon for it); "product" only on gifts granted before coupons existed.
     #[serde(rename = "type")]
     pub kind: String,
     pub points: Option<i64>,

@@ -780,6 +780,8 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'member.gift.expires': 'Claim by {date}',
   'member.gift.points': '{n} points',
   'member.gift.product': 'Free with your next order',
+  'member.gift.coupon': 'A coupon, kept in My coupons',
+  'member.gift.couponDone': 'The coupon is in My coupons: use it at checkout',
   'member.gift.pointsDone': '{n} points credited',
   'member.gift.productDone': 'The gift will be in your cart at your next order',
   'member.gift.welcome': 'Welcome gift',

@@ -782,6 +782,8 @@ export const zhPages = {
   'member.gift.expires': '{date} 前领取',
   'member.gift.points': '{n} 积分',
   'member.gift.product': '下次下单免费赠送',
+  'member.gift.coupon': '优惠券，领取后放入「我的优惠券」',
+  'member.gift.couponDone': '优惠券已放入「我的优惠券」，结算时使用',
   'member.gift.pointsDone': '{n} 积分已到账',
   'member.gift.productDone': '赠品将在下次下单时加入购物车',
   'member.gift.welcome': '入会礼',

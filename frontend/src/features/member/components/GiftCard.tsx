@@ -35,7 +35,11 @@ export function GiftCard({ gift, onClaimed }: GiftCardProps) {
       const done = await claimGift(gift.giftId, choice);
       const option = done.options.find((o) => o.optionId === (done.chosenOptionId ?? choice));
       showToast(
-        option?.type === 'points' ? t('member.gift.pointsDone', { n: option.points ?? 0 }) : t('member.gift.productDone'),
+        option?.type === 'points'
+          ? t('member.gift.pointsDone', { n: option.points ?? 0 })
+          : option?.type === 'coupon'
+            ? t('member.gift.couponDone')
+            : t('member.gift.productDone'),
         ERROR_TOAST_MS,
       );
       onClaimed(done);
@@ -76,7 +80,13 @@ export function GiftCard({ gift, onClaimed }: GiftCardProps) {
               data-type={o.type}
             >
               <strong className="mgift__name">{o.name}</strong>
-              <small>{o.type === 'points' ? t('member.gift.points', { n: o.points ?? 0 }) : t('member.gift.product')}</small>
+              <small>
+                {o.type === 'points'
+                  ? t('member.gift.points', { n: o.points ?? 0 })
+                  : o.type === 'coupon'
+                    ? t('member.gift.coupon')
+                    : t('member.gift.product')}
+              </small>
               {on && <CheckIcon className="mgift__check" />}
             </button>
           );
