@@ -257,9 +257,12 @@ describe('gifts', () => {
     await userEvent.click(await screen.findByTestId('gift-claim-g-welcome'));
     expect(await screen.findByRole('status')).toHaveTextContent('请先选择礼品');
     expect(claimed).toBeNull();
+    // A free product comes as a coupon, and the card says where it goes.
+    expect(screen.getByTestId('gift-option-o-drink')).toHaveTextContent('优惠券，领取后放入「我的优惠券」');
     await userEvent.click(screen.getByTestId('gift-option-o-drink'));
     await userEvent.click(screen.getByTestId('gift-claim-g-welcome'));
     await waitFor(() => expect(screen.getByTestId('gift-g-welcome')).toHaveAttribute('data-status', 'claimed'));
+    expect(await screen.findByText('优惠券已放入「我的优惠券」，结算时使用')).toBeInTheDocument();
     expect(claimed).toEqual({ path: '/api/v1/members/gifts/g-welcome/claim', body: { optionId: 'o-drink' } });
     expect(screen.getByTestId('gift-option-o-drink')).toBeDisabled();
   });

@@ -48,7 +48,7 @@ export function makeGift(over: Partial<MemberGift> = {}): MemberGift {
     status: 'available',
     options: [
       { optionId: 'o-points', type: 'points', points: 500, productCode: null, name: '500积分' },
-      { optionId: 'o-drink', type: 'product', points: null, productCode: 'DR001', name: '可乐一杯' },
+      { optionId: 'o-drink', type: 'coupon', points: null, productCode: null, name: '可口可乐一杯（下单时免费领取）' },
     ],
     chosenOptionId: null,
     claimedAt: null,
