@@ -162,6 +162,14 @@ pub struct OrderDetailDto {
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub points_amount: Fen,
+    /// What the order's coupons took off the products (yuan), and the delivery fee a coupon
+    /// waived; the breakdown has each coupon's entry.
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub coupon_discounts_amount: Fen,
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub coupon_delivery_fee: Fen,
     pub receiver_name: String,
     /// Masked: 139****5678.
     pub receiver_mobile: String,
@@ -333,6 +341,8 @@ pub async fn render(
         now,
     )
     .is_ok();
+    // Parsed once from the order's document.
+    let breakdown = order_breakdown(order);
     OrderDetailDto {
         order_no: order.order_no.clone(),
         order_id: order.id,
@@ -352,8 +362,10 @@ pub async fn render(
         freight_amount: order.delivery_fee,
         order_amount: order.order_amount,
         paid_amount: order.paid_amount,
-        points_deductions: order_breakdown(order).points_used,
-        points_amount: order_breakdown(order).points_deduction,
+        points_deductions: breakdown.points_used,
+        points_amount: breakdown.points_deduction,
+        coupon_discounts_amount: breakdown.coupon_amount,
+        coupon_delivery_fee: breakdown.coupon_delivery_waived,
         receiver_name: text("receiverName"),
         receiver_mobile: Phone::parse(&text("receiverMobile"))
             .map(|p| p.masked())
@@ -374,7 +386,7 @@ pub async fn render(
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
         line_options: line_options(order, lang),
         rules: doc.get("rules").cloned().unwrap_or_default(),
-        breakdown: BreakdownView::from(&order_breakdown(order)),
+        breakdown: BreakdownView::from(&breakdown),
         created_at: order.created_at,
         seq: order.seq,
         eta: order_eta(order, history, live_store.as_ref(), now),

@@ -351,6 +351,9 @@ async fn a_coupon_item_is_a_line_the_kitchen_makes() {
         detail["lines"][1]["couponCode"] == cola.as_str(),
         "{detail}"
     );
+    // The detail says what the coupons took off, as the cart did.
+    assert_eq!(yuan(&detail["couponDiscountsAmount"]), 800);
+    assert_eq!(yuan(&detail["couponDeliveryFee"]), 0);
     let staff = crate::payments::tablet_login(&app, "SH001").await;
     let queue = app
         .get_auth("/api/v1/tablet/orders", Some(&staff))

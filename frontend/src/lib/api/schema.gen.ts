@@ -2510,7 +2510,10 @@ export interface components {
             /** Format: int64 */
             points: number | null;
             productCode: string | null;
-            /** @description "points" or "product". */
+            /**
+             * @description "points" (credited at once) or "coupon" (issued to the member's coupons: a free product
+             *     is a coupon for it); "product" only on gifts granted before coupons existed.
+             */
             type: string;
         };
         HistoryDto: {
@@ -2926,6 +2929,14 @@ export interface components {
             comment: null | components["schemas"]["CommentDto"];
             /** @description A contactless delivery was asked for. */
             contactless: boolean;
+            /** Format: double */
+            couponDeliveryFee: number;
+            /**
+             * Format: double
+             * @description What the order's coupons took off the products (yuan), and the delivery fee a coupon
+             *     waived; the breakdown has each coupon's entry.
+             */
+            couponDiscountsAmount: number;
             /** Format: int64 */
             createdAt: number;
             deskNo: string | null;
