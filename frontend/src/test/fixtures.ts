@@ -392,6 +392,8 @@ export function makeOrder(over: Partial<OrderDetail> = {}): OrderDetail {
     paidAmount: 0,
     pointsDeductions: 0,
     pointsAmount: 0,
+    couponDiscountsAmount: 0,
+    couponDeliveryFee: 0,
     receiverName: '张三',
     receiverMobile: '138****5678',
     address: { id: 7, baseAddress: '上海市黄浦区西藏中路236号', houseNumber: '5楼501', lat: '31.235', lng: '121.475', cityName: '上海市' },
