@@ -5,6 +5,7 @@
  * language in the unsuffixed fields.
  */
 import type { components } from './schema.gen';
+import type * as Hand from './couponsHand';
 
 type Schemas = components['schemas'];
 
@@ -45,7 +46,8 @@ export type AddressInput = Schemas['AddressForm'];
 export type SmartRead = Schemas['SmartReadDto'];
 
 // The cart.
-export type Cart = Schemas['CartDto'];
+/** TEMPORARY (issue 24): the CartDto with the contract's coupon fields until they are generated. */
+export type Cart = Omit<Schemas['CartDto'], keyof Hand.CartCouponFields> & Hand.CartCouponFields;
 export type CartItem = Schemas['CartItemDto'];
 export type CartSelection = CartItem['selection'];
 export type CartPropertyGroup = Schemas['PropertyGroupDto'];
@@ -58,13 +60,13 @@ export type BreakdownDiscount = Schemas['DiscountView'];
 export type CartItemInput = Schemas['AddItem'];
 export type CartEdit = Schemas['EditItem'];
 export type CartPageType = Schemas['VerifyBody']['pageType'];
-export type CartVerifyReply = Schemas['VerifyDto'];
+export type CartVerifyReply = Omit<Schemas['VerifyDto'], 'cart'> & { cart: Cart | null }; // TEMPORARY (issue 24): Cart's coupon fields
 
 // Order type and time, scan-to-order, checkout.
 export type ReservationInput = Schemas['ReservationBody'];
 export type ReservationSlots = Schemas['SlotsDto'];
 export type ScanInput = Schemas['ScanBody'];
-export type ScanReply = Schemas['ScanDto'];
+export type ScanReply = Omit<Schemas['ScanDto'], 'cart'> & { cart: Cart }; // TEMPORARY (issue 24)
 export type OrderSubmit = Schemas['SubmitBody'];
 export type OrderSubmitReply = Schemas['SubmitDto'];
 
@@ -78,7 +80,7 @@ export type OrderPaymentRef = Schemas['OrderPaymentDto'];
 export type OrderSummary = Schemas['OrderSummaryDto'];
 export type Protocol = Schemas['ProtocolDto'];
 export type OrderPage = Schemas['OrderPageDto'];
-export type ReorderReply = Schemas['ReorderDto'];
+export type ReorderReply = Omit<Schemas['ReorderDto'], 'cart'> & { cart: Cart }; // TEMPORARY (issue 24)
 
 // Payments.
 export type CreatePaymentInput = Schemas['CreatePaymentBody'];
@@ -102,3 +104,17 @@ export type LedgerEntry = Schemas['LedgerItemDto'];
 export type LedgerPage = Schemas['LedgerPageDto'];
 export type DeductionRule = Schemas['DeductionRuleDto'];
 export type CartPointsDeduction = Schemas['PointsDeductionDto'];
+
+// Coupons (issue 24). TEMPORARY: hand-typed from the contract (couponsHand.ts) until generated.
+export type CouponKind = Hand.CouponKind;
+export type CouponStatus = Hand.CouponStatus;
+export type Coupon = Hand.CouponDto;
+export type CouponPage = Hand.CouponPageDto;
+export type CouponOffer = Hand.OfferDto;
+export type CouponTransferReply = Hand.TransferDto;
+export type CartCoupons = Hand.CartCouponsDto;
+export type CouponOption = Hand.CouponOptionDto;
+export type CouponReason = Hand.CouponReasonDto;
+export type ChooseCouponsInput = Hand.ChooseCouponsBody;
+export type CouponItem = Hand.CouponItemDto;
+export type CouponMutexBean = Hand.CouponMutexBeanDto;
