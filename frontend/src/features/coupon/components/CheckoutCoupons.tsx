@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '@/components/Dialog';
 import { CheckIcon, ChevronRightIcon, TicketIcon } from '@/components/Icons';
 import { showToast } from '@/components/Toast';
@@ -13,6 +13,8 @@ import './Coupon.css';
 /** A cart action's answer, as the cart store gives it. */
 export interface CouponActionResult {
   ok: boolean;
+  /** The cart answered. */
+  data?: { shoppingCarVersion: number };
   error?: Error;
 }
 
@@ -42,9 +44,13 @@ export function CheckoutCoupons({ cart, busy = false, onChoose, onAddItem, onRem
   const load = useCartCoupons((s) => s.load);
   const [open, setOpen] = useState(false);
   const [acting, setActing] = useState(false);
+  const shown = useRef<number | null>(null);
 
+  // The cart's coupons for the version shown; read afresh when the page opens (another user, a
+  // cart changed elsewhere may have kept the same version number).
   useEffect(() => {
-    void load(version);
+    void load(version, shown.current === null);
+    shown.current = version;
   }, [load, version]);
 
   const summary = couponSummary(cart, coupons);
@@ -53,12 +59,14 @@ export function CheckoutCoupons({ cart, busy = false, onChoose, onAddItem, onRem
   const act = async (input: { kind: 'choose'; input: ChooseCouponsInput } | { kind: 'addItem' | 'removeItem'; couponCode: string }) => {
     if (acting || busy) return;
     setActing(true);
+    let next = shown.current ?? version;
     try {
       const r = input.kind === 'choose' ? await onChoose(input.input) : input.kind === 'addItem' ? await onAddItem(input.couponCode) : await onRemoveItem(input.couponCode);
+      if (r.data) next = r.data.shoppingCarVersion;
       if (!r.ok && r.error) showToast(r.error.message, TOAST_MS);
     } finally {
-      // The cart answered (or refused, unchanged): the options are read for what it is now.
-      await useCartCoupons.getState().load(useCartCoupons.getState().version ?? version, true);
+      // The options are read for the cart as it is now (a choice may leave the version as it was).
+      await load(next, true);
       setActing(false);
     }
   };
