@@ -28,7 +28,7 @@ export function CouponCard({ coupon, actions }: CouponCardProps) {
   return (
     <li className={`cpn${dim ? ' cpn--dim' : ''}`} data-testid={`coupon-${coupon.couponCode}`} data-status={coupon.status} data-template={coupon.templateCode}>
       <div className="cpn__value">
-        {product ? <img className="cpn__img" src={coupon.imageUrl ?? ''} alt="" loading="lazy" /> : null}
+        {product ? <img className="cpn__img" src={coupon.imageUrl ?? ''} alt="" loading="lazy" onError={(e) => (e.currentTarget.hidden = true)} /> : null}
         <strong className="cpn__rule" data-testid={`coupon-${coupon.couponCode}-rule`}>
           {coupon.ruleText}
         </strong>
