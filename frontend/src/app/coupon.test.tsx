@@ -176,6 +176,14 @@ describe('/my/coupon/list', () => {
     expect(screen.getByTestId('coupon-offers')).toHaveTextContent('Coupons to collect');
   });
 
+  it('is reached from /my', async () => {
+    api();
+    logIn();
+    renderApp('/my');
+    await userEvent.click(await screen.findByTestId('entry-coupons'));
+    await waitFor(() => expect(pathNow()).toBe('/my/coupon/list'));
+  });
+
   it('is reached from the side navigation by a logged-in customer', async () => {
     api();
     logIn();

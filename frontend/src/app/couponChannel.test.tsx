@@ -38,6 +38,13 @@ describe('channel 30 (meal-voucher partner)', () => {
     expect(pathNow()).toBe('/order');
   });
 
+  it('has no coupon entry on /my', async () => {
+    mockAppApi({ 'GET /me': () => me });
+    renderApp('/my');
+    await screen.findByTestId('entry-address');
+    expect(screen.queryByTestId('entry-coupons')).toBeNull();
+  });
+
   it('sends a direct visit to /my/coupon/list home, asking nothing of /coupons', async () => {
     const { calls } = mockAppApi({ 'GET /me': () => me });
     renderApp('/my/coupon/list');
