@@ -1,11 +1,12 @@
 //! The cart (spec §3, §4 cart, §7 cart calls; docs/cart-and-checkout.md). Every call answers
 //! the whole cart, priced by the server for its store, order type and time.
 
+use super::cart_coupons::{held_coupons, Held};
 use super::cart_owner::{CartOwner, CART_TOKEN_HEADER};
 use super::context::Ctx;
 use super::dto::cart::{CartContext, CartDto};
 use super::envelope::{Envelope, Reply};
-use super::error::{ApiError, ApiResult};
+use super::error::{ApiError, ApiResult, Msg};
 use super::params;
 use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web};
@@ -13,6 +14,7 @@ use actors::carts::{CartFailure, CartKey, Mutation};
 use actors::catalogue::Snapshot;
 use actors::db::carts::StoredCart;
 use actors::domain::cart::{Cart, CartError, Edit};
+use actors::domain::cart_coupons::CouponInput;
 use actors::domain::cart_item::{normalize, Selection};
 use actors::domain::cart_pricing::{price_cart, PricedCart, PricingInput};
 use actors::domain::catalog::{virtual_store, Store, GIFT_CATEGORY_NAME, VIRTUAL_STORE_CODE};
@@ -62,10 +64,16 @@ pub fn priced_with<R>(
     snapshot: &Snapshot,
     cart: &Cart,
     board: &(Store, StoreLive),
+    held: Option<&Held>,
     f: impl FnOnce(&PricedCart, &Store) -> R,
 ) -> R {
     let (store, live) = board;
     let at = cart_time(cart, state.clock.now_ms());
+    let coupons = held.map(|h| CouponInput {
+        held: &h.coupons,
+        channel: h.channel,
+        now: h.now,
+    });
     let input = PricingInput {
         store,
         order_type: cart.order_type,
@@ -74,6 +82,7 @@ pub fn priced_with<R>(
         product: &|c| snapshot.product(c),
         category: &|c| snapshot.category(c),
         promotions: &snapshot.catalogue.promotions,
+        coupons: coupons.as_ref(),
     };
     let priced = price_cart(cart, &input);
     f(&priced, store)
@@ -87,24 +96,32 @@ pub fn render_with(
     owner: &CartOwner,
     stored: &StoredCart,
     board: &(Store, StoreLive),
+    held: Option<&Held>,
 ) -> CartDto {
     let now = state.clock.now_ms();
-    priced_with(state, snapshot, &stored.cart, board, |priced, store| {
-        let mut cart = stored.cart.clone();
-        cart.order_time = Some(cart_time(&cart, now));
-        CartDto::new(
-            priced,
-            &CartContext {
-                cart: &cart,
-                version: stored.version,
-                cart_token: owner.token(),
-                snapshot,
-                lang: ctx.lang,
-                now,
-            },
-        )
-        .with_store(store, priced, ctx.lang, now)
-    })
+    priced_with(
+        state,
+        snapshot,
+        &stored.cart,
+        board,
+        held,
+        |priced, store| {
+            let mut cart = stored.cart.clone();
+            cart.order_time = Some(cart_time(&cart, now));
+            CartDto::new(
+                priced,
+                &CartContext {
+                    cart: &cart,
+                    version: stored.version,
+                    cart_token: owner.token(),
+                    snapshot,
+                    lang: ctx.lang,
+                    now,
+                },
+            )
+            .with_store(store, priced, ctx.lang, now)
+        },
+    )
 }
 
 /// The cart as the customer sees it, priced for its store now.
@@ -116,7 +133,8 @@ pub async fn render(
     stored: &StoredCart,
 ) -> ApiResult<CartDto> {
     let board = cart_board(state, snapshot, &stored.cart).await?;
-    let mut dto = render_with(state, ctx, snapshot, owner, stored, &board);
+    let held = held_coupons(state, ctx, owner).await?;
+    let mut dto = render_with(state, ctx, snapshot, owner, stored, &board, held.as_ref());
     dto.points_deduction = points_deduction(state, owner, dto.order_amount).await?;
     Ok(dto)
 }
@@ -176,6 +194,11 @@ impl From<CartFailure> for ApiError {
             CartFailure::NotEnoughPoints { available } => {
                 super::error::loyalty::not_enough(available)
             }
+            // Submit answers this with the fresh cart (checkout.rs); elsewhere it cannot occur.
+            CartFailure::CouponTaken(code) => ApiError::CouponTaken {
+                names: Msg::new(code.clone(), code),
+                cart: serde_json::Value::Null,
+            },
         }
     }
 }
@@ -589,15 +612,21 @@ pub async fn clear_unavailable(
     let snapshot = state.catalogue.get().await;
     let current = state.carts.read(&owner.key).await?;
     let board = cart_board(&state, &snapshot, &current.cart).await?;
-    let disabled: Vec<String> =
-        priced_with(&state, &snapshot, &current.cart, &board, |priced, _| {
+    let disabled: Vec<String> = priced_with(
+        &state,
+        &snapshot,
+        &current.cart,
+        &board,
+        None,
+        |priced, _| {
             priced
                 .lines
                 .iter()
                 .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
                 .map(|l| l.line.id.clone())
                 .collect()
-        });
+        },
+    );
     let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
         let before = cart.lines.len();
         cart.lines.retain(|l| !disabled.contains(&l.id));

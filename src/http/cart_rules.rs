@@ -56,30 +56,46 @@ pub async fn choose_rule(
     // Priced with the choice before it is kept: a choice that saves nothing is never stored.
     let current = state.carts.read(&owner.key).await?;
     let board = cart_board(&state, &snapshot, &current.cart).await?;
+    let held = super::cart_coupons::held_coupons(&state, &ctx, &owner).await?;
     let mut trial = current.cart.clone();
     trial.choose_rule(&rule_id, &group);
-    let refusal = priced_with(&state, &snapshot, &trial, &board, |priced, _| {
-        let option = priced.rules.iter().find(|o| o.rule.rule_id == rule_id)?;
-        let why = option.left_out.as_ref()?;
-        let name_of = |lang: Lang| {
-            move |id: &str| {
-                priced
-                    .rules
-                    .iter()
-                    .find(|o| o.rule.rule_id == id)
-                    .map_or_else(|| id.to_string(), |o| lang.pick(&o.rule.name).to_string())
-            }
-        };
-        Some((
-            Msg::new(rule.name.cn.clone(), lang_en(&rule.name)),
-            Msg::new(
-                left_out_text(why, Lang::Zh, &name_of(Lang::Zh)).1,
-                left_out_text(why, Lang::En, &name_of(Lang::En)).1,
-            ),
-        ))
-    });
+    let refusal = priced_with(
+        &state,
+        &snapshot,
+        &trial,
+        &board,
+        held.as_ref(),
+        |priced, _| {
+            let option = priced.rules.iter().find(|o| o.rule.rule_id == rule_id)?;
+            let why = option.left_out.as_ref()?;
+            let name_of = |lang: Lang| {
+                move |id: &str| {
+                    priced
+                        .rules
+                        .iter()
+                        .find(|o| o.rule.rule_id == id)
+                        .map_or_else(|| id.to_string(), |o| lang.pick(&o.rule.name).to_string())
+                }
+            };
+            Some((
+                Msg::new(rule.name.cn.clone(), lang_en(&rule.name)),
+                Msg::new(
+                    left_out_text(why, Lang::Zh, &name_of(Lang::Zh)).1,
+                    left_out_text(why, Lang::En, &name_of(Lang::En)).1,
+                ),
+            ))
+        },
+    );
     if let Some((rule, why)) = refusal {
-        let dto = render_with(&state, &ctx, &snapshot, &owner, &current, &board);
+        let dto = render_with(
+            &state,
+            &ctx,
+            &snapshot,
+            &owner,
+            &current,
+            &board,
+            held.as_ref(),
+        );
         return Err(ApiError::rule_refused(
             &rule,
             &why,

@@ -3,6 +3,7 @@
 //! only compared: any difference is errCode -6 with the fresh cart, and nothing is created.
 
 use super::cart::{check_submittable, orderable_board, priced_with, render_with};
+use super::cart_coupons::{held_for, Held};
 use super::cart_owner::CartOwner;
 use super::context::Ctx;
 use super::dto::cart::CartItemDto;
@@ -64,6 +65,10 @@ pub struct SubmitBody {
     /// after the points.
     #[serde(default)]
     pub points_deductions: i64,
+    /// The coupons the customer saw applied (the cart's `osCoupons`); must be the cart's
+    /// applied set now, else errCode -6 with the fresh cart. Absent: none.
+    #[serde(default)]
+    pub os_coupons: Vec<String>,
 }
 
 /// The invoice as typed: `kind` personal or company; `title` 1–100 characters; `taxNo` 15, 18
@@ -308,7 +313,16 @@ async fn attempt(
         .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
 
     // The amounts: the server's, compared with what the customer saw.
-    let dto = render_with(state, ctx, &snapshot, &owner, &stored, &board);
+    let held = held_for(state, ctx.channel, user.user_id).await?;
+    let dto = render_with(
+        state,
+        ctx,
+        &snapshot,
+        &owner,
+        &stored,
+        &board,
+        held.as_ref(),
+    );
     check_submittable(&dto)?;
     // Sold out since the customer last looked (the store's "86"): say which, with the cart
     // as it is now, rather than silently ordering the rest.
@@ -338,8 +352,9 @@ async fn attempt(
         &snapshot,
         cart,
         &board,
+        held.as_ref(),
         |priced, _| {
-            let lines: Vec<NewOrderLine> = priced
+            let mut lines: Vec<NewOrderLine> = priced
                 .valid_lines()
                 .zip(dto.items.iter())
                 .map(|(l, item)| NewOrderLine {
@@ -351,6 +366,19 @@ async fn attempt(
                     doc: line_doc(item, l, &snapshot),
                 })
                 .collect();
+            // Coupon items are lines the kitchen makes: at list price, the coupon's discount
+            // on them (the breakdown's entry).
+            lines.extend(dto.coupon_items.iter().filter_map(|item| {
+                let product = snapshot.product(&item.product_code)?;
+                Some(NewOrderLine {
+                    product_code: item.product_code.clone(),
+                    quantity: 1,
+                    unit_price: item.original_price,
+                    count_price: item.original_price,
+                    discount: item.original_price - item.unit_price,
+                    doc: coupon_item_doc(item, product, &snapshot),
+                })
+            }));
             let rules = serde_json::to_value(&dto.order_ref_rules).unwrap_or_default();
             // What the order list shows without reading every line.
             let items: Vec<serde_json::Value> = priced
@@ -360,7 +388,7 @@ async fn attempt(
             .collect();
 
             (
-                priced.price_of_product,
+                priced.price_of_product + priced.coupon_items_list,
                 priced.discount,
                 priced.delivery_fee_after,
                 priced.order_amount,
@@ -381,7 +409,15 @@ async fn attempt(
     let (points, points_amount) =
         points_for(state, user.user_id, body.points_deductions, total).await?;
     let client_total_ok = client.3 == total || (points > 0 && client.3 == total - points_amount);
-    if (client.0, client.1, client.2) != (product_amount, discount, fee) || !client_total_ok {
+    let mut sent_coupons = body.os_coupons.clone();
+    sent_coupons.sort();
+    sent_coupons.dedup();
+    let mut applied_coupons = dto.os_coupons.clone();
+    applied_coupons.sort();
+    if (client.0, client.1, client.2) != (product_amount, discount, fee)
+        || !client_total_ok
+        || sent_coupons != applied_coupons
+    {
         return Err(ApiError::AmountsChanged(
             serde_json::to_value(&dto).unwrap_or_default(),
         ));
@@ -418,6 +454,8 @@ async fn attempt(
             "invoice": invoice,
             "rules": rules, "items": items,
             "pointsDeductions": points, "pointsAmount": points_amount.yuan(),
+            "coupons": dto.os_coupons, "couponDiscountsAmount": dto.coupon_discounts_amount.yuan(),
+            "couponDeliveryFee": dto.coupon_delivery_fee.yuan(),
             "breakdown": serde_json::to_value(&breakdown).unwrap_or_default(),
         }),
         lines,
@@ -440,6 +478,7 @@ async fn attempt(
     let mut emptied = cart.clone();
     emptied.clear();
     emptied.chosen_rules.clear();
+    emptied.chosen_coupons = None;
     let recorded_answer: Option<(String, String, IdempotentAnswer)> = idem.key.clone().map(|key| {
         let (idem, mut answer) = (idem.clone(), answer.clone());
         let scope = idem.scope.clone();
@@ -459,16 +498,23 @@ async fn attempt(
                 emptied,
                 idempotency: recorded_answer,
                 points_hold: (points > 0).then_some((user.user_id, points)),
+                coupons_lock: Some((user.user_id, dto.os_coupons.clone())),
             },
         )
-        .await
-        .map_err(|e| match e {
-            CartFailure::Stale => ApiError::conflict(
+        .await;
+    let done = match done {
+        Ok(done) => done,
+        Err(CartFailure::Stale) => {
+            return Err(ApiError::conflict(
                 "购物车已更新，请重试",
                 "Your cart changed meanwhile; please try again",
-            ),
-            other => other.into(),
-        })?;
+            ))
+        }
+        Err(CartFailure::CouponTaken(code)) => {
+            return Err(coupon_taken(state, ctx, &owner, &code, held.as_ref()).await)
+        }
+        Err(other) => return Err(other.into()),
+    };
     tracing::info!(order_no = %answer.order_no, order_id = done.order_id, amount = %total, "order submitted");
     if payment == PaymentType::Offline {
         // Cash on delivery reaches the store's queue at once.
@@ -485,6 +531,60 @@ async fn attempt(
             err_msg: String::new(),
             data: answer,
         }))
+}
+
+/// A coupon of the order was taken meanwhile (another order locked it, it expired): -6 with
+/// the cart priced afresh without it, the message naming it.
+async fn coupon_taken(
+    state: &AppState,
+    ctx: &Ctx,
+    owner: &CartOwner,
+    code: &str,
+    held: Option<&Held>,
+) -> ApiError {
+    let name = held
+        .and_then(|h| h.coupons.iter().find(|(c, _)| c.coupon_code == code))
+        .map(|(_, t)| Msg::new(t.name.cn.clone(), Lang::En.pick(&t.name).to_string()))
+        .unwrap_or_else(|| Msg::new(code.to_string(), code.to_string()));
+    let snapshot = state.catalogue.get().await;
+    let fresh = match state.carts.read(&owner.key).await {
+        Ok(stored) => super::cart::render(state, ctx, &snapshot, owner, &stored)
+            .await
+            .ok()
+            .and_then(|dto| serde_json::to_value(dto).ok())
+            .unwrap_or_default(),
+        Err(_) => serde_json::Value::Null,
+    };
+    ApiError::CouponTaken {
+        names: name,
+        cart: fresh,
+    }
+}
+
+/// A coupon item as the order keeps it: the item as the customer saw it, and the kitchen's
+/// reading of the product with its default choices.
+fn coupon_item_doc(
+    item: &super::dto::cart_coupons::CouponItemDto,
+    product: &actors::domain::catalog::Product,
+    snapshot: &actors::catalogue::Snapshot,
+) -> serde_json::Value {
+    let mut doc = serde_json::to_value(item).unwrap_or_default();
+    let lookup = |code: &str| snapshot.product(code);
+    let selection =
+        actors::domain::cart_item::normalize(product, &Default::default()).unwrap_or_default();
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert(
+            "id".into(),
+            actors::domain::coupon_pricing::item_line_id(&item.coupon_code).into(),
+        );
+        obj.insert("prodCode".into(), item.product_code.clone().into());
+        obj.insert("countPrice".into(), item.original_price.yuan().into());
+        for (key, lang) in [("kitchen", Lang::Zh), ("kitchenEn", Lang::En)] {
+            let line = actors::domain::kitchen::kitchen_line(product, &selection, 1, &lookup, lang);
+            obj.insert(key.into(), serde_json::to_value(line).unwrap_or_default());
+        }
+    }
+    doc
 }
 
 /// The points a submit asks to spend and what they pay, checked against the rule and the

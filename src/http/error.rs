@@ -98,6 +98,11 @@ pub enum ApiError {
     /// The client's amounts differ from the server's: errCode "-6", data is the fresh cart.
     #[error("amounts changed")]
     AmountsChanged(serde_json::Value),
+    /// A coupon the order uses was used or expired since the customer looked (another order,
+    /// another device): errCode "-6" like any change of amounts, its name in the message,
+    /// data is the fresh cart (priced without it).
+    #[error("coupon taken: {}", names.en)]
+    CouponTaken { names: Msg, cart: serde_json::Value },
     /// Items of the cart were marked sold out by the store since the customer looked: errCode
     /// "-7", the names in the message, data is the fresh cart (those items disabled).
     #[error("sold out: {}", names.en)]
@@ -178,7 +183,7 @@ impl ApiError {
             ApiError::Conflict(_) => "409",
             ApiError::Cart(_) => CART_NOT_READY,
             ApiError::OutOfArea => "-5",
-            ApiError::AmountsChanged(_) => "-6",
+            ApiError::AmountsChanged(_) | ApiError::CouponTaken { .. } => "-6",
             ApiError::SoldOut { .. } => "-7",
             ApiError::RuleRefused { .. } => "-8",
             ApiError::RefundFailed { .. } => "01",
@@ -232,6 +237,13 @@ impl ApiError {
                 format!("Sold out: {}", names.en),
             ),
             ApiError::RuleRefused { msg, .. } => msg.clone(),
+            ApiError::CouponTaken { names, .. } => Msg::new(
+                format!("优惠券「{}」已不可用，请重新确认订单", names.zh),
+                format!(
+                    "The coupon {} can no longer be used; please check your order again",
+                    names.en
+                ),
+            ),
             ApiError::AmountsChanged(_) => Msg::fixed(
                 "订单金额有变化，请确认后重新提交",
                 "The amounts have changed; please check and submit again",
@@ -255,9 +267,10 @@ impl ResponseError for ApiError {
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::StoreLookup { status, .. } => *status,
-            ApiError::Conflict(_) | ApiError::AmountsChanged(_) | ApiError::SoldOut { .. } => {
-                StatusCode::CONFLICT
-            }
+            ApiError::Conflict(_)
+            | ApiError::AmountsChanged(_)
+            | ApiError::CouponTaken { .. }
+            | ApiError::SoldOut { .. } => StatusCode::CONFLICT,
             ApiError::Cart(_) | ApiError::OutOfArea | ApiError::RuleRefused { .. } => {
                 StatusCode::BAD_REQUEST
             }
@@ -278,6 +291,7 @@ impl ResponseError for ApiError {
         let data = match self {
             ApiError::StoreLookup { data, .. } => data.clone().unwrap_or(serde_json::Value::Null),
             ApiError::AmountsChanged(cart)
+            | ApiError::CouponTaken { cart, .. }
             | ApiError::SoldOut { cart, .. }
             | ApiError::RuleRefused { cart, .. } => cart.clone(),
             ApiError::RefundFailed { content, store_tel } => {
@@ -401,6 +415,10 @@ mod tests {
                 &Msg::fixed("再买¥25.60可享", "Add ¥25.60 more to get it"),
                 serde_json::Value::Null,
             ),
+            ApiError::CouponTaken {
+                names: Msg::fixed("满100减20", "¥20 off ¥100"),
+                cart: serde_json::Value::Null,
+            },
         ];
         let expected = [
             ("400", 400),
@@ -424,6 +442,7 @@ mod tests {
             ("-7", 409),
             ("413", 413),
             ("-8", 400),
+            ("-6", 409),
         ];
         for (err, (code, status)) in all.iter().zip(expected) {
             assert_eq!(err.code(), code, "{err:?}");

@@ -5,6 +5,7 @@ pub mod access_log;
 pub mod addresses;
 pub mod auth;
 pub mod cart;
+pub mod cart_coupons;
 pub mod cart_owner;
 pub mod cart_rules;
 pub mod checkout;
@@ -111,6 +112,10 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(cart::delete_items)
                 .service(cart::clear_cart)
                 .service(cart_rules::choose_rule)
+                .service(cart_coupons::cart_coupons)
+                .service(cart_coupons::choose_coupons)
+                .service(cart_coupons::add_coupon_item)
+                .service(cart_coupons::remove_coupon_item)
                 .service(cart::clear_unavailable)
                 .service(cart::verify)
                 // Literal order paths before /orders/{orderNo}.

@@ -3,8 +3,8 @@
 
 use super::openapi_shared;
 use super::{
-    addresses, auth, cart, cart_rules, checkout, cities, dev, geo, health, loyalty, me, menu,
-    order_detail, orders, payments, stores, system, tablet, tablet_history, tablet_store,
+    addresses, auth, cart, cart_coupons, cart_rules, checkout, cities, dev, geo, health, loyalty,
+    me, menu, order_detail, orders, payments, stores, system, tablet, tablet_history, tablet_store,
 };
 use utoipa::OpenApi;
 
@@ -30,6 +30,8 @@ use utoipa::OpenApi;
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
         cart_rules::choose_rule, cart::clear_unavailable, cart::verify,
+        cart_coupons::cart_coupons, cart_coupons::choose_coupons, cart_coupons::add_coupon_item,
+        cart_coupons::remove_coupon_item,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, order_detail::detail,
         order_detail::cancel, order_detail::refund_again, order_detail::comment,
         orders::reorder,

@@ -69,6 +69,10 @@ pub enum CartFailure {
     /// was created.
     #[error("not enough points: {available} available")]
     NotEnoughPoints { available: i64 },
+    /// A coupon the order uses was locked, used or expired meanwhile (another order won the
+    /// compare-and-set): nothing was created.
+    #[error("coupon {0} taken")]
+    CouponTaken(String),
 }
 
 pub struct CartRegistry {

@@ -137,6 +137,9 @@ pub struct Checkout {
     pub idempotency: Option<(String, String, IdempotentAnswer)>,
     /// Points authorised (held) for the order in the same transaction: (user, points).
     pub points_hold: Option<(i64, i64)>,
+    /// Coupons locked for the order in the same transaction: (user, coupon codes). One lost
+    /// compare-and-set rolls everything back.
+    pub coupons_lock: Option<(i64, Vec<String>)>,
 }
 
 /// Builds the recorded answer once the order id is known.
@@ -207,6 +210,17 @@ async fn checkout(
                 return Err(CartFailure::NotEnoughPoints { available });
             }
             Err(PointsError::Db(e)) => return Err(e.into()),
+        }
+    }
+    if let Some((user_id, codes)) = msg.coupons_lock.filter(|(_, c)| !c.is_empty()) {
+        use crate::db::coupons::{CouponLockError, CouponRepo};
+        match CouponRepo::lock_in(&mut tx, user_id, &codes, &msg.order.order_no, now).await {
+            Ok(()) => {}
+            Err(CouponLockError::Taken(code)) => {
+                tx.rollback().await.map_err(crate::db::DbError::from)?;
+                return Err(CartFailure::CouponTaken(code));
+            }
+            Err(CouponLockError::Db(e)) => return Err(e.into()),
         }
     }
     let mut recorded = None;

@@ -7,6 +7,7 @@ pub mod addresses;
 pub mod carts;
 pub mod catalogue;
 pub mod consents;
+pub mod coupons;
 pub mod gifts;
 pub mod idempotency;
 pub mod locks;

@@ -50,6 +50,10 @@ pub struct DiscountEntry {
     pub amount: Fen,
     /// The lines it discounts (line level); empty for the order level.
     pub line_ids: Vec<String>,
+    /// A coupon's entry: the coupon used (`rule_id` is then its template code and
+    /// `rule_type` its kind). None for a promotion.
+    #[serde(default)]
+    pub coupon_code: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -67,10 +71,35 @@ pub struct Breakdown {
     pub points_used: i64,
     #[serde(default)]
     pub points_deduction: Fen,
+    /// The coupons' part of `discount_amount` (their entries carry a coupon code).
+    #[serde(default)]
+    pub coupon_amount: Fen,
+    /// The delivery fee a free-delivery coupon waived (couponDeliveryFee).
+    #[serde(default)]
+    pub coupon_delivery_waived: Fen,
     pub payable: Fen,
 }
 
 impl Breakdown {
+    /// The same with the coupons: their coupon items as lines at list price, their discounts
+    /// as entries, the fee they waived, and the payable after them (the pricing's figure).
+    pub fn with_coupons(
+        mut self,
+        item_lines: Vec<ListLine>,
+        entries: Vec<DiscountEntry>,
+        delivery_waived: Fen,
+        payable: Fen,
+    ) -> Breakdown {
+        self.product_amount += item_lines.iter().map(|l| l.amount).sum();
+        self.lines.extend(item_lines);
+        self.coupon_amount = entries.iter().map(|e| e.amount).sum();
+        self.discount_amount += self.coupon_amount;
+        self.discounts.extend(entries);
+        self.coupon_delivery_waived = delivery_waived;
+        self.payable = payable;
+        self
+    }
+
     /// The same, with `points` worth `amount` taken off the payable (submit).
     pub fn with_points(mut self, points: i64, amount: Fen) -> Breakdown {
         self.points_used = points;
@@ -119,6 +148,7 @@ impl Breakdown {
                     },
                     amount: *amount,
                     line_ids: ids,
+                    coupon_code: None,
                 }
             })
             .collect();
@@ -134,6 +164,8 @@ impl Breakdown {
             delivery_fee_waived: waived,
             points_used: 0,
             points_deduction: Fen::ZERO,
+            coupon_amount: Fen::ZERO,
+            coupon_delivery_waived: Fen::ZERO,
             payable,
         }
     }
@@ -166,7 +198,19 @@ impl Breakdown {
         if self.discount_amount > self.product_amount {
             return Some("discounts exceed the products".into());
         }
-        if self.delivery_fee_waived < Fen::ZERO || self.delivery_fee_waived > self.delivery_fee {
+        let coupons: Fen = self
+            .discounts
+            .iter()
+            .filter(|d| d.coupon_code.is_some())
+            .map(|d| d.amount)
+            .sum();
+        if coupons != self.coupon_amount {
+            return Some("the coupon total differs from its entries".into());
+        }
+        if self.delivery_fee_waived < Fen::ZERO
+            || self.coupon_delivery_waived < Fen::ZERO
+            || self.delivery_fee_waived + self.coupon_delivery_waived > self.delivery_fee
+        {
             return Some("waived more than the fee".into());
         }
         if self.points_deduction < Fen::ZERO
@@ -176,6 +220,7 @@ impl Breakdown {
         }
         let sum = self.product_amount - self.discount_amount + self.delivery_fee
             - self.delivery_fee_waived
+            - self.coupon_delivery_waived
             - self.points_deduction;
         if sum != self.payable || self.payable < Fen::ZERO {
             return Some(format!(
@@ -213,6 +258,14 @@ pub struct BreakdownView {
     #[serde(with = "yuan")]
     #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub points_deduction: Fen,
+    /// The coupons' part of `discountAmount` (yuan).
+    #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
+    pub coupon_amount: Fen,
+    /// The delivery fee a free-delivery coupon waived (yuan).
+    #[serde(with = "yuan")]
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
+    pub coupon_delivery_waived: Fen,
     #[serde(with = "yuan")]
     #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub payable: Fen,
@@ -250,6 +303,8 @@ pub struct DiscountView {
     #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     pub amount: Fen,
     pub line_ids: Vec<String>,
+    /// Set on a coupon's entry: the coupon used (`ruleId` is its template code).
+    pub coupon_code: Option<String>,
 }
 
 impl From<&Breakdown> for BreakdownView {
@@ -281,6 +336,7 @@ impl From<&Breakdown> for BreakdownView {
                     level: d.level,
                     amount: d.amount,
                     line_ids: d.line_ids.clone(),
+                    coupon_code: d.coupon_code.clone(),
                 })
                 .collect(),
             product_amount: b.product_amount,
@@ -289,6 +345,8 @@ impl From<&Breakdown> for BreakdownView {
             delivery_fee_waived: b.delivery_fee_waived,
             points_used: b.points_used,
             points_deduction: b.points_deduction,
+            coupon_amount: b.coupon_amount,
+            coupon_delivery_waived: b.coupon_delivery_waived,
             payable: b.payable,
         }
     }

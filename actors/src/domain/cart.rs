@@ -50,6 +50,14 @@ pub struct Cart {
     /// Rules the customer picked within their mutex groups (chooseRule).
     #[serde(default)]
     pub chosen_rules: Vec<String>,
+    /// The customer's coupon choice (POST /cart/coupons): None, the best combination; else
+    /// exactly these coupon codes (empty: no coupon).
+    #[serde(default)]
+    pub chosen_coupons: Option<Vec<String>>,
+    /// Product coupons put in the cart as coupon items (addShoppingCarByCoupon), by coupon
+    /// code, in the order added.
+    #[serde(default)]
+    pub coupon_items: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -148,6 +156,23 @@ impl Cart {
 
     pub fn clear(&mut self) {
         self.lines.clear();
+        self.coupon_items.clear();
+    }
+
+    /// Adds a coupon item; false when it is already there.
+    pub fn add_coupon_item(&mut self, coupon_code: &str) -> bool {
+        if self.coupon_items.iter().any(|c| c == coupon_code) {
+            return false;
+        }
+        self.coupon_items.push(coupon_code.to_string());
+        true
+    }
+
+    /// Removes a coupon item; false when it was not there.
+    pub fn remove_coupon_item(&mut self, coupon_code: &str) -> bool {
+        let before = self.coupon_items.len();
+        self.coupon_items.retain(|c| c != coupon_code);
+        self.coupon_items.len() != before
     }
 
     /// Picks `rule_id` within its mutex group: other choices of that group are forgotten.

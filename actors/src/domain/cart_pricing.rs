@@ -6,13 +6,19 @@
 
 use super::breakdown::{Breakdown, ListLine};
 use super::cart::{Cart, CartLine};
+use super::cart_coupons::{
+    outcomes as coupon_outcomes, prepare as prepare_coupons, CouponInput, CouponItemLine,
+    CouponItemStatus, CouponOption,
+};
 use super::cart_item::{component_codes, normalize, unit_price};
 use super::catalog::{Bilingual, Category, Product, Store, DELIVERY, GIFT_CATEGORY_NAME};
+use super::coupon_pricing::{coupon_entries, CouponEffect, CouponOffer};
 use super::effective::{availability, Availability, RuleContext};
 use super::hours::china_time;
 use super::money::Fen;
+use super::offer_choice::decide_offers;
 use super::promotion::{split_proportionally, Promotion, Unit};
-use super::promotion_choice::{decide, order_key, LeftOut};
+use super::promotion_choice::{order_key, LeftOut};
 use std::collections::BTreeMap;
 
 /// Why an item cannot be charged (spec: sold out, not on sale at this time, item has expired).
@@ -34,6 +40,8 @@ pub struct PricingInput<'c> {
     pub product: &'c dyn Fn(&str) -> Option<&'c Product>,
     pub category: &'c dyn Fn(&str) -> Option<&'c Category>,
     pub promotions: &'c [Promotion],
+    /// The customer's coupons; None for visitors and where coupons do not exist (channel 30).
+    pub coupons: Option<&'c CouponInput<'c>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +97,20 @@ pub struct PricedCart<'a> {
     pub breakdown: Breakdown,
     /// False when there were too many combinations and the greedy search chose.
     pub exhaustive: bool,
+    /// Every coupon the customer holds, applied or with why not (empty for visitors).
+    pub coupons: Vec<CouponOption<'a>>,
+    /// The product coupons in the cart, with their states.
+    pub coupon_items: Vec<CouponItemLine<'a>>,
+    /// The coupon items charged, at their list prices (in the breakdown's products).
+    pub coupon_items_list: Fen,
+    /// Everything the coupons took off: units and coupon items (not the delivery fee).
+    pub coupon_discount: Fen,
+    /// The cash-off coupons' part of it.
+    pub cash_coupon_amount: Fen,
+    /// The delivery fee a free-delivery coupon waived.
+    pub coupon_delivery_fee: Fen,
+    /// The coupons applied, by code.
+    pub applied_coupons: Vec<String>,
 }
 
 impl PricedCart<'_> {
@@ -189,7 +211,39 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         .map(|(r, _)| *r)
         .collect();
     let payable_of = |after: Fen| after + delivery_fee(input.store, input.order_type, after).1;
-    let decision = decide(&in_effect, &units, &cart.chosen_rules, &payable_of);
+    let no_coupons = CouponInput {
+        held: &[],
+        channel: 0,
+        now: input.at,
+    };
+    let coupon_input = input.coupons.unwrap_or(&no_coupons);
+    let mut prepared = prepare_coupons(
+        cart,
+        coupon_input,
+        &ctx,
+        &units,
+        input.product,
+        input.sold_out,
+    );
+    let owned_offers = std::mem::take(&mut prepared.offers);
+    let offers: Vec<&CouponOffer> = owned_offers.iter().collect();
+    let decision = decide_offers(
+        &in_effect,
+        &offers,
+        &units,
+        &cart.chosen_rules,
+        cart.chosen_coupons.as_deref(),
+        &payable_of,
+    );
+    let coupons = coupon_outcomes(coupon_input, cart, &mut prepared, &decision);
+    let coupons_applied = decision.coupons_applied.clone();
+    let payable = decision.payable;
+    let cash_coupon_amount: Fen = decision
+        .coupons
+        .iter()
+        .filter(|c| matches!(c.effect, CouponEffect::CashOff { .. }))
+        .map(|c| coupons_applied.saved_by(&c.coupon_code))
+        .sum();
     let applied = decision.applied;
     // `in_effect` keeps the order of `rules`, so outcomes come in step.
     let mut outcomes = decision.outcomes.into_iter();
@@ -262,6 +316,15 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         .iter()
         .map(|u| lines[u.line].line.id.clone())
         .collect();
+    let item_lines: Vec<ListLine> = prepared
+        .items
+        .iter()
+        .filter(|i| i.status == CouponItemStatus::Valid)
+        .map(CouponItemLine::list_line)
+        .collect();
+    let coupon_items_list: Fen = item_lines.iter().map(|l| l.amount).sum();
+    // The coupons' entries name the lines their units belong to.
+    let entries = coupon_entries(&coupons_applied, &decision.coupons, &unit_line_ids);
     let breakdown = Breakdown::build(
         valid.iter().map(|&i| list_line(&lines[i])).collect(),
         &unit_line_ids,
@@ -270,6 +333,12 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         delivery_fee,
         delivery_fee_after,
         price_after_promotions + delivery_fee_after,
+    )
+    .with_coupons(
+        item_lines,
+        entries,
+        coupons_applied.delivery_waived,
+        payable,
     );
     let mutex_groups = groups
         .values()
@@ -284,11 +353,23 @@ pub fn price_cart<'a, 'c: 'a>(cart: &'a Cart, input: &PricingInput<'c>) -> Price
         delivery_fee,
         delivery_fee_after,
         difference_to_free_delivery: difference,
-        order_amount: price_after_promotions + delivery_fee_after,
+        order_amount: payable,
         rules,
         mutex_groups,
         breakdown,
         exhaustive: decision.exhaustive,
+        coupon_items_list,
+        coupon_discount: coupons_applied.units_off() + coupons_applied.items_off(),
+        cash_coupon_amount,
+        coupon_delivery_fee: coupons_applied.delivery_waived,
+        applied_coupons: decision
+            .coupons
+            .iter()
+            .filter(|c| coupons_applied.applied(&c.coupon_code))
+            .map(|c| c.coupon_code.clone())
+            .collect(),
+        coupons,
+        coupon_items: prepared.items,
     }
 }
 

@@ -374,6 +374,7 @@ fn cart_pricing_table() {
             product: &|c| product(c),
             category: &|c| category(c),
             promotions: &demo().promotions,
+            coupons: None,
         };
         let priced = price_cart(&cart, &input);
         let got = (
@@ -449,6 +450,7 @@ fn the_issue_cart_says_how_much_more_for_the_bigger_reduction() {
         product: &|c| product(c),
         category: &|c| category(c),
         promotions: &demo().promotions,
+        coupons: None,
     };
     let priced = price_cart(&cart, &input);
     let reason = |id: &str| {
@@ -500,6 +502,7 @@ fn mutex_groups_list_competing_candidates() {
         product: &|c| product(c),
         category: &|c| category(c),
         promotions: &demo().promotions,
+        coupons: None,
     };
     let priced = price_cart(&cart, &input);
     assert_eq!(

@@ -18,7 +18,6 @@
 use super::money::Fen;
 use super::promotion::{apply, Applied, Promotion, PromotionKind, Unit};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Combinations searched exhaustively; 4096 is 12 ungrouped candidates, far beyond a store's
 /// real day, and a few milliseconds of `apply` on a large cart.
@@ -76,66 +75,20 @@ pub struct Decision<'r> {
 
 /// `rules`: those in effect here and now. `chosen`: the customer's picks (rule ids).
 /// `payable_of`: what is paid for a given products-after-promotions amount (adds the fee).
+/// The joint search of `offer_choice` with no coupon.
 pub fn decide<'r>(
     rules: &[&'r Promotion],
     units: &[Unit],
     chosen: &[String],
     payable_of: &dyn Fn(Fen) -> Fen,
 ) -> Decision<'r> {
-    let alone: Vec<Fen> = rules.iter().map(|r| apply(&[*r], units).total()).collect();
-    let mut candidates: Vec<&'r Promotion> = rules
-        .iter()
-        .zip(&alone)
-        .filter(|(_, a)| **a > Fen::ZERO)
-        .map(|(r, _)| *r)
-        .collect();
-    candidates.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
-    let mut forced: Vec<usize> = Vec::new();
-    for (i, r) in candidates.iter().enumerate() {
-        let grouped_taken = r.mutex_group.is_some()
-            && forced
-                .iter()
-                .any(|&f| candidates[f].mutex_group == r.mutex_group);
-        if chosen.contains(&r.rule_id) && !grouped_taken {
-            forced.push(i);
-        }
-    }
-    let mut best = search(&candidates, units, &forced, payable_of);
-    // A choice that saves nothing in its best combination is not honoured: price without it.
-    let honoured: Vec<usize> = forced
-        .iter()
-        .copied()
-        .filter(|&f| saved_by(&best.applied, &candidates[f].rule_id) > Fen::ZERO)
-        .collect();
-    if honoured.len() != forced.len() {
-        best = search(&candidates, units, &honoured, payable_of);
-    }
-    let picked: Vec<&'r Promotion> = best.picked.iter().map(|&i| candidates[i]).collect();
-    let forced_ids: Vec<&str> = honoured
-        .iter()
-        .map(|&i| candidates[i].rule_id.as_str())
-        .collect();
-    let outcomes = rules
-        .iter()
-        .zip(&alone)
-        .map(|(rule, &alone)| {
-            let saved = saved_by(&best.applied, &rule.rule_id);
-            let left_out = (saved == Fen::ZERO)
-                .then(|| why_left_out(rule, alone, &picked, &forced_ids, units, payable_of));
-            Outcome {
-                alone,
-                saved,
-                requested: chosen.contains(&rule.rule_id),
-                left_out,
-            }
-        })
-        .collect();
+    let d = super::offer_choice::decide_offers(rules, &[], units, chosen, None, payable_of);
     Decision {
-        picked,
-        applied: best.applied,
-        payable: best.payable,
-        outcomes,
-        exhaustive: best.exhaustive,
+        picked: d.picked,
+        applied: d.applied,
+        payable: d.payable,
+        outcomes: d.outcomes,
+        exhaustive: d.exhaustive,
     }
 }
 
@@ -173,162 +126,8 @@ pub fn evaluate(
     (payable_of(products - applied.total()), applied)
 }
 
-struct Found {
-    picked: Vec<usize>,
-    applied: Applied,
-    payable: Fen,
-    exhaustive: bool,
-}
-
-/// The search's dimensions: each mutex group (none, or one member) and each ungrouped rule
-/// (out or in); a forced rule is its dimension's only option.
-fn slots(candidates: &[&Promotion], forced: &[usize]) -> Vec<Vec<Option<usize>>> {
-    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    let mut slots = Vec::new();
-    for (i, r) in candidates.iter().enumerate() {
-        match r.mutex_group.as_deref() {
-            Some(g) => groups.entry(g).or_default().push(i),
-            None if forced.contains(&i) => slots.push(vec![Some(i)]),
-            None => slots.push(vec![None, Some(i)]),
-        }
-    }
-    for members in groups.into_values() {
-        match members.iter().find(|i| forced.contains(i)) {
-            Some(&f) => slots.push(vec![Some(f)]),
-            None => slots.push(
-                std::iter::once(None)
-                    .chain(members.into_iter().map(Some))
-                    .collect(),
-            ),
-        }
-    }
-    slots
-}
-
-fn search(
-    candidates: &[&Promotion],
-    units: &[Unit],
-    forced: &[usize],
-    payable_of: &dyn Fn(Fen) -> Fen,
-) -> Found {
-    let slots = slots(candidates, forced);
-    let count = slots
-        .iter()
-        .try_fold(1u64, |n, s| n.checked_mul(s.len() as u64))
-        .filter(|&n| n <= MAX_COMBINATIONS);
-    match count {
-        Some(_) => exhaustive(candidates, units, &slots, payable_of),
-        None => {
-            tracing::warn!(
-                candidates = candidates.len(),
-                "too many promotion combinations to try them all; choosing greedily"
-            );
-            greedy(candidates, units, &slots, payable_of)
-        }
-    }
-}
-
-fn exhaustive(
-    candidates: &[&Promotion],
-    units: &[Unit],
-    slots: &[Vec<Option<usize>>],
-    payable_of: &dyn Fn(Fen) -> Fen,
-) -> Found {
-    let mut digits = vec![0usize; slots.len()];
-    // The empty combination is always legal: the start, and the answer when no rule helps.
-    let mut best = price(candidates, units, Vec::new(), payable_of, true);
-    loop {
-        let picked: Vec<usize> = slots
-            .iter()
-            .zip(&digits)
-            .filter_map(|(s, &d)| s[d])
-            .collect();
-        let found = price(candidates, units, picked, payable_of, true);
-        if key(candidates, &found) < key(candidates, &best) {
-            best = found;
-        }
-        // The next combination: a mixed-radix counter over the slots.
-        let mut i = 0;
-        loop {
-            if i == slots.len() {
-                return best;
-            }
-            digits[i] += 1;
-            if digits[i] < slots[i].len() {
-                break;
-            }
-            digits[i] = 0;
-            i += 1;
-        }
-    }
-}
-
-/// Starts from the forced rules and keeps adding the option that lowers the payable most,
-/// until none does.
-fn greedy(
-    candidates: &[&Promotion],
-    units: &[Unit],
-    slots: &[Vec<Option<usize>>],
-    payable_of: &dyn Fn(Fen) -> Fen,
-) -> Found {
-    let mut open: Vec<&Vec<Option<usize>>> = Vec::new();
-    let mut picked: Vec<usize> = Vec::new();
-    for s in slots {
-        match s.as_slice() {
-            [Some(f)] => picked.push(*f),
-            _ => open.push(s),
-        }
-    }
-    let mut current = price(candidates, units, picked, payable_of, false);
-    loop {
-        let mut round: Option<(usize, Found)> = None;
-        for (slot, options) in open.iter().enumerate() {
-            for &option in options.iter().flatten() {
-                let mut trial = current.picked.clone();
-                trial.push(option);
-                let found = price(candidates, units, trial, payable_of, false);
-                if round
-                    .as_ref()
-                    .is_none_or(|(_, r)| key(candidates, &found) < key(candidates, r))
-                {
-                    round = Some((slot, found));
-                }
-            }
-        }
-        match round {
-            Some((slot, found)) if found.payable < current.payable => {
-                open.remove(slot);
-                current = found;
-            }
-            _ => return current,
-        }
-    }
-}
-
-fn price(
-    candidates: &[&Promotion],
-    units: &[Unit],
-    mut picked: Vec<usize>,
-    payable_of: &dyn Fn(Fen) -> Fen,
-    exhaustive: bool,
-) -> Found {
-    picked.sort_unstable();
-    let rules: Vec<&Promotion> = picked.iter().map(|&i| candidates[i]).collect();
-    let (payable, applied) = evaluate(&rules, units, payable_of);
-    Found {
-        picked,
-        applied,
-        payable,
-        exhaustive,
-    }
-}
-
-fn key<'a>(candidates: &[&'a Promotion], found: &Found) -> (Fen, usize, Vec<(i32, &'a str)>) {
-    combination_key(found.payable, found.picked.iter().map(|&i| candidates[i]))
-}
-
 /// Why `rule` saves nothing beside `picked` (the combination applied).
-fn why_left_out(
+pub(super) fn why_left_out(
     rule: &Promotion,
     alone: Fen,
     picked: &[&Promotion],
@@ -390,4 +189,4 @@ fn why_left_out(
 
 #[cfg(test)]
 #[path = "promotion_choice_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -10,16 +10,22 @@ use crate::domain::promotion::Scope;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const CATEGORIES: [&str; 3] = ["PIZZA", "DRINK", "SIDE"];
+pub(crate) const CATEGORIES: [&str; 3] = ["PIZZA", "DRINK", "SIDE"];
 
-fn category(c: &str) -> Scope {
+pub(crate) fn category(c: &str) -> Scope {
     Scope {
         category_codes: vec![c.into()],
         ..Scope::default()
     }
 }
 
-fn rule(id: &str, kind: PromotionKind, scope: Scope, sort: i32, group: Option<&str>) -> Promotion {
+pub(crate) fn rule(
+    id: &str,
+    kind: PromotionKind,
+    scope: Scope,
+    sort: i32,
+    group: Option<&str>,
+) -> Promotion {
     Promotion {
         rule_id: id.into(),
         name: Bilingual {
@@ -36,7 +42,7 @@ fn rule(id: &str, kind: PromotionKind, scope: Scope, sort: i32, group: Option<&s
 }
 
 /// A cart: lines of (category, unit price, quantity), expanded to units.
-fn units_of(lines: &[(&str, i64, u32)]) -> Vec<Unit> {
+pub(crate) fn units_of(lines: &[(&str, i64, u32)]) -> Vec<Unit> {
     lines
         .iter()
         .enumerate()
@@ -53,7 +59,7 @@ fn units_of(lines: &[(&str, i64, u32)]) -> Vec<Unit> {
         .collect()
 }
 
-fn list_lines(lines: &[(&str, i64, u32)]) -> Vec<ListLine> {
+pub(crate) fn list_lines(lines: &[(&str, i64, u32)]) -> Vec<ListLine> {
     lines
         .iter()
         .enumerate()
@@ -71,7 +77,7 @@ fn list_lines(lines: &[(&str, i64, u32)]) -> Vec<ListLine> {
 
 /// Delivery: `fee` unless the products reach `free_from` (0: never free); nothing to pay on
 /// an empty cart.
-fn fee_rule(fee: i64, free_from: i64) -> impl Fn(Fen) -> Fen {
+pub(crate) fn fee_rule(fee: i64, free_from: i64) -> impl Fn(Fen) -> Fen {
     move |after: Fen| {
         let charged = if after <= Fen::ZERO || (free_from > 0 && after.0 >= free_from) {
             0
@@ -82,7 +88,7 @@ fn fee_rule(fee: i64, free_from: i64) -> impl Fn(Fen) -> Fen {
     }
 }
 
-fn random_rule(rng: &mut StdRng, i: usize) -> Promotion {
+pub(crate) fn random_rule(rng: &mut StdRng, i: usize) -> Promotion {
     let scope = if rng.gen_bool(0.3) {
         Scope::default()
     } else {

@@ -136,6 +136,7 @@ pub fn order_breakdown(row: &OrderRow) -> Breakdown {
                 .and_then(Fen::from_yuan)
                 .unwrap_or(Fen::ZERO),
             line_ids: Vec::new(),
+            coupon_code: None,
         })
         .collect();
     Breakdown {
@@ -147,6 +148,8 @@ pub fn order_breakdown(row: &OrderRow) -> Breakdown {
         delivery_fee_waived: Fen::ZERO,
         points_used: 0,
         points_deduction: Fen::ZERO,
+        coupon_amount: Fen::ZERO,
+        coupon_delivery_waived: Fen::ZERO,
         payable: row.order_amount,
     }
 }

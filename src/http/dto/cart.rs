@@ -1,6 +1,7 @@
 //! The cart response of spec §3 (docs/cart-and-checkout.md): items split by status, amounts in
 //! yuan, promotions with their mutex groups. Built from a priced cart in the request language.
 
+use super::cart_coupons::{CouponItemDto, CouponMutexBeanDto, ExchangeCouponBeanDto};
 use super::pick;
 use actors::catalogue::Snapshot;
 use actors::domain::arrival::{cart_arrival, Arrival};
@@ -155,14 +156,32 @@ pub struct CartDto {
     pub sale_out_items_from_shopping_car: Vec<CartItemDto>,
     pub time_out_items: Vec<CartItemDto>,
     pub effect_out_items: Vec<CartItemDto>,
-    #[schema(value_type = Vec<Object>)]
-    pub coupon_items: Vec<serde_json::Value>,
-    #[schema(value_type = Vec<Object>)]
-    pub sale_out_coupon_items: Vec<serde_json::Value>,
-    #[schema(value_type = Vec<Object>)]
-    pub time_out_coupon_items: Vec<serde_json::Value>,
-    #[schema(value_type = Vec<Object>)]
-    pub effect_out_coupon_items: Vec<serde_json::Value>,
+    /// Product coupons' products charged at their coupon price.
+    pub coupon_items: Vec<CouponItemDto>,
+    pub sale_out_coupon_items: Vec<CouponItemDto>,
+    pub time_out_coupon_items: Vec<CouponItemDto>,
+    /// Coupon items not charged: the product is gone, the coupon no longer usable, or it does
+    /// not apply to this cart (the reason in `disableMsg`).
+    pub effect_out_coupon_items: Vec<CouponItemDto>,
+    pub coupon_mutex_beans: Vec<CouponMutexBeanDto>,
+    /// The coupon codes applied (submit sends them back as `osCoupons`).
+    pub os_coupons: Vec<String>,
+    /// Exchange coupons applied.
+    pub exchange_coupon_beans: Vec<ExchangeCouponBeanDto>,
+    /// True while the server chooses the coupons (no choice made).
+    pub coupons_auto: bool,
+    /// Everything the coupons take off the products and coupon items (yuan).
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub coupon_discounts_amount: Fen,
+    /// The cash-off coupons' part of it.
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub cash_coupon_amount: Fen,
+    /// The delivery fee a free-delivery coupon waives.
+    #[serde(with = "yuan")]
+    #[schema(value_type = f64)]
+    pub coupon_delivery_fee: Fen,
     #[serde(with = "yuan")]
     #[schema(value_type = f64)]
     pub price_of_product: Fen,
@@ -336,14 +355,8 @@ pub fn left_out_text(
 }
 
 fn rule_option(r: &RuleOption, priced: &PricedCart, lang: Lang) -> RuleOptionDto {
-    let name_of = |id: &str| {
-        priced
-            .rules
-            .iter()
-            .find(|o| o.rule.rule_id == id)
-            .map(|o| pick(&o.rule.name, lang))
-            .unwrap_or_else(|| id.to_string())
-    };
+    // Another rule, or a coupon that excludes this one.
+    let name_of = |id: &str| super::cart_coupons::offer_name(priced, id, lang);
     let reason = r
         .left_out
         .as_ref()
@@ -426,6 +439,11 @@ impl CartDto {
             }
         }
         let total_quantity = items.iter().map(|i| i.quantity).sum();
+        let coupons = super::cart_coupons::fields(priced, lang);
+        // Coupon items count among the products at their list price; the coupons' discount
+        // takes the difference off (orderAmount = priceOfProduct − activityAmount −
+        // couponDiscountsAmount + deliveryFeeAfterPE − couponDeliveryFee).
+        let products = priced.price_of_product + priced.coupon_items_list;
         CartDto {
             cart_token: ctx.cart_token.clone(),
             shopping_car_version: ctx.version,
@@ -439,12 +457,19 @@ impl CartDto {
             sale_out_items_from_shopping_car: sold_out,
             time_out_items: off_time,
             effect_out_items: expired,
-            coupon_items: Vec::new(),
-            sale_out_coupon_items: Vec::new(),
-            time_out_coupon_items: Vec::new(),
-            effect_out_coupon_items: Vec::new(),
-            price_of_product: priced.price_of_product,
-            price_of_product_after_pe: priced.price_after_promotions,
+            coupon_items: coupons.coupon_items,
+            sale_out_coupon_items: coupons.sale_out_coupon_items,
+            time_out_coupon_items: coupons.time_out_coupon_items,
+            effect_out_coupon_items: coupons.effect_out_coupon_items,
+            coupon_mutex_beans: coupons.coupon_mutex_beans,
+            os_coupons: priced.applied_coupons.clone(),
+            exchange_coupon_beans: coupons.exchange_coupon_beans,
+            coupons_auto: ctx.cart.chosen_coupons.is_none(),
+            coupon_discounts_amount: priced.coupon_discount,
+            cash_coupon_amount: priced.cash_coupon_amount,
+            coupon_delivery_fee: priced.coupon_delivery_fee,
+            price_of_product: products,
+            price_of_product_after_pe: products - priced.discount,
             discount_amount: priced.discount,
             delivery_fee: priced.delivery_fee,
             delivery_fee_after_pe: priced.delivery_fee_after,

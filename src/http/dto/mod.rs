@@ -5,6 +5,7 @@
 pub mod account;
 pub mod address;
 pub mod cart;
+pub mod cart_coupons;
 pub mod geography;
 pub mod location;
 pub mod loyalty;
