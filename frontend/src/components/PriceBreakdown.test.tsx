@@ -29,7 +29,7 @@ describe('PriceBreakdown', () => {
     const b = makeBreakdown({
       discounts: [
         PIZZA_20_OFF,
-        { ruleId: 'R005', nameCn: '外送满150减20', nameEn: 'Delivery: ¥20 off over ¥150', ruleType: 'fullReduction', level: 'order', amount: 20, lineIds: [] },
+        { ruleId: 'R005', nameCn: '外送满150减20', nameEn: 'Delivery: ¥20 off over ¥150', ruleType: 'fullReduction', level: 'order', amount: 20, lineIds: [], couponCode: null },
       ],
       discountAmount: 39.8,
       deliveryFeeWaived: 6,

@@ -53,6 +53,8 @@ export function makeOption(over: Partial<CouponOption> = {}): CouponOption {
     applied: false,
     saved: 0,
     reason: null,
+    productCode: null,
+    inCart: false,
     ...over,
   };
 }
@@ -73,6 +75,8 @@ export function makeCouponItem(over: Partial<CouponItem> = {}): CouponItem {
     originalPrice: 19,
     unitPrice: 9.9,
     quantity: 1,
+    disableMsg: null,
+    disableReason: null,
     ...over,
   };
 }

@@ -282,7 +282,7 @@ export function makeRule(over: Partial<RuleOption> & Pick<RuleOption, 'ruleId' |
 /** The breakdown of makeCart(): ¥99.00 × 1 + ¥8.00 × 1 − ¥19.80 (R002) + ¥6.00 = ¥93.20. */
 export const PIZZA_BILL_LINE: BreakdownLine = { lineId: 'l_1', productCode: 'PZ001', nameCn: '超级至尊比萨', nameEn: 'Super Supreme Pizza', specCn: '12英寸 经典手拍', specEn: '12-inch Classic Hand-tossed', unitPrice: 99, quantity: 1, amount: 99 };
 export const DRINK_BILL_LINE: BreakdownLine = { lineId: 'l_2', productCode: 'DR002', nameCn: '雪碧', nameEn: 'Sprite', specCn: '', specEn: '', unitPrice: 8, quantity: 1, amount: 8 };
-export const PIZZA_20_OFF: BreakdownDiscount = { ruleId: 'R002', nameCn: '比萨8折', nameEn: '20% off pizzas', ruleType: 'percentOff', level: 'line', amount: 19.8, lineIds: ['l_1'] };
+export const PIZZA_20_OFF: BreakdownDiscount = { ruleId: 'R002', nameCn: '比萨8折', nameEn: '20% off pizzas', ruleType: 'percentOff', level: 'line', amount: 19.8, lineIds: ['l_1'], couponCode: null };
 
 export function makeBreakdown(over: Partial<PriceBreakdown> = {}): PriceBreakdown {
   return {
@@ -294,6 +294,8 @@ export function makeBreakdown(over: Partial<PriceBreakdown> = {}): PriceBreakdow
     deliveryFeeWaived: 0,
     pointsUsed: 0,
     pointsDeduction: 0,
+    couponAmount: 0,
+    couponDeliveryWaived: 0,
     payable: 93.2,
     ...over,
   };
@@ -337,6 +339,13 @@ export function makeCart(over: Partial<Cart> = {}): Cart {
     ruleMutexBeans: [],
     breakdown: makeBreakdown(),
     pointsDeduction: null,
+    osCoupons: [],
+    couponsAuto: true,
+    couponMutexBeans: [],
+    exchangeCouponBeans: [],
+    couponDiscountsAmount: 0,
+    cashCouponAmount: 0,
+    couponDeliveryFee: 0,
     ...over,
   };
 }

@@ -16,9 +16,10 @@ describe('tapAction', () => {
     ['asks for none when the last one goes (an empty list would mean the best)', ['A'], cash, { kind: 'choose', input: { couponCodes: [], none: true } }],
     ['drops what the new one cannot join (its mutex group)', ['A', 'C'], pct, { kind: 'choose', input: { couponCodes: ['C', 'B'] } }],
     ['adds a product coupon as its coupon item', ['A'], side, { kind: 'addItem', couponCode: 'D' }],
-    ['removes an applied product coupon as its coupon item', ['D'], { ...side, applied: true }, { kind: 'removeItem', couponCode: 'D' }],
+    ['removes a product coupon in the cart as its coupon item', ['D'], { ...side, applied: true, inCart: true }, { kind: 'removeItem', couponCode: 'D' }],
+    ['never sends a product coupon in a choice', ['D', 'C'], cash, { kind: 'choose', input: { couponCodes: ['C', 'A'] } }],
   ] as const)('%s', (_name, applied, option, expected) => {
-    const coupons = makeCartCoupons({ usable: [cash, pct, fee, side], applied: [...applied], auto: false });
+    const coupons = makeCartCoupons({ usable: [cash, pct, fee, { ...side, applied: (applied as readonly string[]).includes('D') }], applied: [...applied], auto: false });
     expect(tapAction(option, coupons, MUTEX)).toEqual(expected);
   });
 
@@ -41,10 +42,14 @@ describe('conflictsOf and mutexGroups', () => {
 });
 
 describe('canTap', () => {
+  it('lets a product coupon in the cart be taken out whatever its reason', () => {
+    expect(canTap(makeOption({ kind: 'productAtPrice', inCart: true, reason: { code: 'belowThreshold', text: '再买¥12.00可用' } }))).toBe(true);
+  });
   it.each([
     [null, true],
     [{ code: 'mutex', text: '与满100减20不可同时使用' }, true],
     [{ code: 'notBetter', text: '已有更优惠的组合' }, true],
+    [{ code: 'notChosen', text: '未选用' }, true],
     [{ code: 'belowThreshold', text: '再买¥12.00可用' }, false],
     [{ code: 'notHere', text: '仅限外送订单使用' }, false],
   ])('%o → %s', (reason, expected) => {

@@ -4,10 +4,10 @@
  * every answer; these only decide what to ask and how to say what it answered.
  */
 import { toFen, type Fen } from '@/lib/money';
-import type { Cart, CartCoupons, ChooseCouponsInput, CouponKind, CouponMutexBean, CouponOption } from '@/lib/api/types';
+import type { Cart, CartCoupons, ChooseCouponsInput, CouponMutexBean, CouponOption } from '@/lib/api/types';
 
 /** Coupons whose product goes into the cart as a coupon item (combosetProduct 1 and 2). */
-export function isProductCoupon(kind: CouponKind): boolean {
+export function isProductCoupon(kind: string): boolean {
   return kind === 'productAtPrice' || kind === 'exchangeProduct';
 }
 
@@ -32,28 +32,32 @@ export function conflictsOf(templateCode: string, mutex: readonly CouponMutexBea
 }
 
 /**
- * What a tap on `option` asks. A product coupon adds or removes its coupon item. Any other coupon
- * is taken out when applied (the last one out means "no coupon", since an empty list asks for
- * the best combination), else added to the applied ones less those it cannot join.
+ * What a tap on `option` asks. A product coupon puts its coupon item in the cart or takes it out
+ * (the server takes no product coupon in a choice). Any other coupon is taken out when applied
+ * (the last one out means "no coupon", since an empty list asks for the best combination), else
+ * added to the applied ones less those it cannot join.
  */
 export function tapAction(option: CouponOption, coupons: CartCoupons, mutex: readonly CouponMutexBean[]): PickerAction {
   if (isProductCoupon(option.kind)) {
-    return option.applied ? { kind: 'removeItem', couponCode: option.couponCode } : { kind: 'addItem', couponCode: option.couponCode };
+    return option.inCart ? { kind: 'removeItem', couponCode: option.couponCode } : { kind: 'addItem', couponCode: option.couponCode };
   }
-  const applied = coupons.applied;
+  const byCode = new Map(allOptions(coupons).map((o) => [o.couponCode, o]));
+  const applied = coupons.applied.filter((c) => !isProductCoupon(byCode.get(c)?.kind ?? ''));
   if (applied.includes(option.couponCode)) {
     const rest = applied.filter((c) => c !== option.couponCode);
     return { kind: 'choose', input: rest.length > 0 ? { couponCodes: rest } : { couponCodes: [], none: true } };
   }
-  const templateOf = new Map(allOptions(coupons).map((o) => [o.couponCode, o.templateCode]));
   const conflicts = conflictsOf(option.templateCode, mutex);
-  const keep = applied.filter((c) => !conflicts.has(templateOf.get(c) ?? ''));
+  const keep = applied.filter((c) => !conflicts.has(byCode.get(c)?.templateCode ?? ''));
   return { kind: 'choose', input: { couponCodes: [...keep, option.couponCode] } };
 }
 
-/** Whether an option may be tapped: usable, or set aside only for another coupon (mutex) or for a better one. */
+/** Set aside for another coupon (mutex), for ones the customer chose, or for a better combination: still choosable. */
+const CHOOSABLE = ['mutex', 'notChosen', 'notBetter'];
+
+/** Whether an option may be tapped: it applies, or it was only set aside (a product coupon in the cart can always be taken out). */
 export function canTap(option: CouponOption): boolean {
-  return option.reason === null || option.reason.code === 'mutex' || option.reason.code === 'notBetter';
+  return option.reason === null || CHOOSABLE.includes(option.reason.code) || option.inCart;
 }
 
 /**

@@ -10,7 +10,7 @@ describe('parse', () => {
   it('keeps the breakdown, and without one shows just the amount (which adds up)', () => {
     const { breakdown, ...bare } = makeTabletOrder();
     expect(parseOrder(JSON.parse(JSON.stringify(makeTabletOrder())))?.breakdown).toEqual(breakdown);
-    expect(parseOrder(bare)?.breakdown).toEqual({ lines: [], discounts: [], productAmount: 85.2, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, pointsUsed: 0, pointsDeduction: 0, payable: 85.2 });
+    expect(parseOrder(bare)?.breakdown).toEqual({ lines: [], discounts: [], productAmount: 85.2, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, pointsUsed: 0, pointsDeduction: 0, couponAmount: 0, couponDeliveryWaived: 0, payable: 85.2 });
   });
   it('reads the kitchen line, the flags and a line from a server that still said halves', () => {
     const o = makeTabletOrder({ contactless: true, cashToCollect: 12.5, invoice: { kind: 'personal', title: 'ACME', taxNo: null, email: null }, closedBy: 'customer', closedAt: 5, closeNote: null });

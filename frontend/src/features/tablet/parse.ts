@@ -88,13 +88,15 @@ function breakdownDiscount(v: unknown): BreakdownDiscount | null {
     level: v.level === 'order' ? 'order' : 'line',
     amount: num(v.amount) ?? 0,
     lineIds: strs(v.lineIds),
+    // A coupon's entry names the coupon (issue 24).
+    couponCode: typeof v.couponCode === 'string' ? v.couponCode : null,
   };
 }
 
 /** The order's breakdown; without one (a malformed payload), just the amount, which adds up. */
 function parseBreakdown(v: unknown, orderAmount: number): PriceBreakdown {
   if (!isObj(v) || num(v.payable) === null) {
-    return { lines: [], discounts: [], productAmount: orderAmount, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, pointsUsed: 0, pointsDeduction: 0, payable: orderAmount };
+    return { lines: [], discounts: [], productAmount: orderAmount, discountAmount: 0, deliveryFee: 0, deliveryFeeWaived: 0, pointsUsed: 0, pointsDeduction: 0, couponAmount: 0, couponDeliveryWaived: 0, payable: orderAmount };
   }
   return {
     lines: Array.isArray(v.lines) ? v.lines.map(breakdownLine).filter((l): l is BreakdownLine => l !== null) : [],
@@ -105,6 +107,8 @@ function parseBreakdown(v: unknown, orderAmount: number): PriceBreakdown {
     deliveryFeeWaived: num(v.deliveryFeeWaived) ?? 0,
     pointsUsed: num(v.pointsUsed) ?? 0,
     pointsDeduction: num(v.pointsDeduction) ?? 0,
+    couponAmount: num(v.couponAmount) ?? 0,
+    couponDeliveryWaived: num(v.couponDeliveryWaived) ?? 0,
     payable: num(v.payable) ?? orderAmount,
   };
 }

@@ -30,13 +30,15 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
     // ¥99.00 × 1 − ¥19.80 + ¥6.00 = ¥85.20
     breakdown: {
       lines: [{ lineId: 'l_1', productCode: 'PZ001', nameCn: '超级至尊比萨', nameEn: 'Super Supreme Pizza', specCn: '9英寸 芝心', specEn: '9-inch Cheese-stuffed Crust', unitPrice: 99, quantity: 1, amount: 99 }],
-      discounts: [{ ruleId: 'R002', nameCn: '比萨8折', nameEn: '20% off pizzas', ruleType: 'percentOff', level: 'line', amount: 19.8, lineIds: ['l_1'] }],
+      discounts: [{ ruleId: 'R002', nameCn: '比萨8折', nameEn: '20% off pizzas', ruleType: 'percentOff', level: 'line', amount: 19.8, lineIds: ['l_1'], couponCode: null }],
       productAmount: 99,
       discountAmount: 19.8,
       deliveryFee: 6,
       deliveryFeeWaived: 0,
       pointsUsed: 0,
       pointsDeduction: 0,
+      couponAmount: 0,
+      couponDeliveryWaived: 0,
       payable: 85.2,
     },
     closedBy: null,

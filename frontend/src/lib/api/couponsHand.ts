@@ -1,7 +1,8 @@
 /**
- * TEMPORARY — the coupon shapes of issue 24's contract (/work/prompts/contract24.md), typed by
- * hand while the server's DTOs are not generated yet. Delete this file once `npm run gen:api`
- * knows them: types.ts then names the generated schemas instead.
+ * TEMPORARY — the /coupons shapes of issue 24's contract, typed by hand while the server's
+ * coupon routes (GET /coupons, offers, collect, exchange, transfer) are not generated yet. Delete
+ * this file once `npm run gen:api` knows them: types.ts then names the generated schemas instead.
+ * (The cart's coupon shapes are generated already.)
  */
 export type CouponKind = 'cashOff' | 'percentOff' | 'freeDelivery' | 'productAtPrice' | 'exchangeProduct';
 export type CouponStatus = 'issued' | 'locked' | 'used' | 'returned' | 'expired' | 'transferred';
@@ -48,66 +49,4 @@ export interface OfferDto {
 export interface TransferDto {
   couponCode: string;
   to: string;
-}
-
-export interface CouponReasonDto {
-  code: string;
-  text: string;
-}
-
-export interface CouponOptionDto {
-  couponCode: string;
-  templateCode: string;
-  name: string;
-  kind: CouponKind;
-  ruleText: string;
-  validTo: number;
-  alone: number;
-  applied: boolean;
-  saved: number;
-  reason: CouponReasonDto | null;
-}
-
-export interface CartCouponsDto {
-  usable: CouponOptionDto[];
-  unusable: CouponOptionDto[];
-  applied: string[];
-  auto: boolean;
-  couponDiscountsAmount: number;
-}
-
-export interface ChooseCouponsBody {
-  couponCodes: string[];
-  none?: boolean;
-}
-
-export interface CouponItemDto {
-  couponCode: string;
-  ruleId: string;
-  sort: number;
-  productCode: string;
-  prodName: string;
-  prodNameEn: string;
-  imageUrl: string;
-  originalPrice: number;
-  unitPrice: number;
-  quantity: number;
-}
-
-export interface CouponMutexBeanDto {
-  couponMutexDetails: { ruleId: string }[];
-}
-
-/** What CartDto gains (spec ordering §3): optional while today's server sends none of it. */
-export interface CartCouponFields {
-  couponItems?: CouponItemDto[];
-  saleOutCouponItems?: CouponItemDto[];
-  timeOutCouponItems?: CouponItemDto[];
-  effectOutCouponItems?: CouponItemDto[];
-  couponMutexBeans?: CouponMutexBeanDto[];
-  osCoupons?: string[];
-  exchangeCouponBeans?: CouponItemDto[];
-  couponDiscountsAmount?: number;
-  cashCouponAmount?: number;
-  couponDeliveryFee?: number;
 }

@@ -261,6 +261,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cart/coupon-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts a product coupon's product in the cart as a coupon item (addShoppingCarByCoupon): at
+         *     the coupon's price (a ¥9.9 换购) or free (an exchange coupon). Refused (errCode -8) with the
+         *     reason when it would not apply to this cart (below its threshold, excluded by a chosen
+         *     coupon, its product sold out …).
+         */
+        post: operations["add_coupon_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cart/coupon-items/{couponCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Takes a coupon item out of the cart; the coupon stays the customer's. */
+        delete: operations["remove_coupon_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cart/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's coupons for this cart: those that can be used (applied, or giving way to a
+         *     better or chosen combination) and those that cannot, each with what it saves and why not.
+         *     Visitors and channel 30: empty lists.
+         */
+        get: operations["cart_coupons"];
+        put?: never;
+        /**
+         * Chooses the coupons (empty list: the best combination; `none`: no coupon). Each chosen
+         *     coupon must apply to this cart as it is, beside the others chosen: otherwise refused
+         *     (errCode -8) with the reason, the cart unchanged.
+         */
+        post: operations["choose_coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cart/items": {
         parameters: {
             query?: never;
@@ -1759,6 +1824,16 @@ export interface components {
          *     both languages, so a socket payload with no request language reads the same.
          */
         BreakdownView: {
+            /**
+             * Format: double
+             * @description The coupons' part of `discountAmount` (yuan).
+             */
+            couponAmount: number;
+            /**
+             * Format: double
+             * @description The delivery fee a free-delivery coupon waived (yuan).
+             */
+            couponDeliveryWaived: number;
             /** Format: double */
             deliveryFee: number;
             /** Format: double */
@@ -1785,13 +1860,43 @@ export interface components {
         CancelBody: {
             reason?: string | null;
         };
+        /** @description GET /cart/coupons. */
+        CartCouponsDto: {
+            /** @description The coupon codes applied. */
+            applied: string[];
+            /** @description True when the server chooses the best combination (no choice made). */
+            auto: boolean;
+            /** Format: double */
+            couponDiscountsAmount: number;
+            unusable: components["schemas"]["CouponOptionDto"][];
+            usable: components["schemas"]["CouponOptionDto"][];
+        };
         CartDto: {
             arrival: null | components["schemas"]["Arrival"];
             availableRules: components["schemas"]["RuleOptionDto"][];
             /** @description Lines at list price, discounts as their own entries, fee, payable: adds up to the fen. */
             breakdown: components["schemas"]["BreakdownView"];
             cartToken: string | null;
-            couponItems: Record<string, never>[];
+            /**
+             * Format: double
+             * @description The cash-off coupons' part of it.
+             */
+            cashCouponAmount: number;
+            /**
+             * Format: double
+             * @description The delivery fee a free-delivery coupon waives.
+             */
+            couponDeliveryFee: number;
+            /**
+             * Format: double
+             * @description Everything the coupons take off the products and coupon items (yuan).
+             */
+            couponDiscountsAmount: number;
+            /** @description Product coupons' products charged at their coupon price. */
+            couponItems: components["schemas"]["CouponItemDto"][];
+            couponMutexBeans: components["schemas"]["CouponMutexBeanDto"][];
+            /** @description True while the server chooses the coupons (no choice made). */
+            couponsAuto: boolean;
             /** Format: double */
             deliveryFee: number;
             /** Format: double */
@@ -1802,8 +1907,14 @@ export interface components {
             differenceDeliveryFeeMsg: string | null;
             /** Format: double */
             discountAmount: number;
-            effectOutCouponItems: Record<string, never>[];
+            /**
+             * @description Coupon items not charged: the product is gone, the coupon no longer usable, or it does
+             *     not apply to this cart (the reason in `disableMsg`).
+             */
+            effectOutCouponItems: components["schemas"]["CouponItemDto"][];
             effectOutItems: components["schemas"]["CartItemDto"][];
+            /** @description Exchange coupons applied. */
+            exchangeCouponBeans: components["schemas"]["ExchangeCouponBeanDto"][];
             isBookOrder: boolean;
             items: components["schemas"]["CartItemDto"][];
             /**
@@ -1827,6 +1938,8 @@ export interface components {
             orderTime: number | null;
             /** Format: int32 */
             orderType: number;
+            /** @description The coupon codes applied (submit sends them back as `osCoupons`). */
+            osCoupons: string[];
             pointsDeduction: null | components["schemas"]["PointsDeductionDto"];
             /** Format: double */
             priceOfProduct: number;
@@ -1834,12 +1947,12 @@ export interface components {
             priceOfProductAfterPE: number;
             productGroupRefRules: Record<string, never>[];
             ruleMutexBeans: components["schemas"]["RuleMutexBeanDto"][];
-            saleOutCouponItems: Record<string, never>[];
+            saleOutCouponItems: components["schemas"]["CouponItemDto"][];
             saleOutItemsFromShoppingCar: components["schemas"]["CartItemDto"][];
             /** Format: int64 */
             shoppingCarVersion: number;
             storeCode: string | null;
-            timeOutCouponItems: Record<string, never>[];
+            timeOutCouponItems: components["schemas"]["CouponItemDto"][];
             timeOutItems: components["schemas"]["CartItemDto"][];
             /** Format: int32 */
             totalQuantity: number;
@@ -1921,6 +2034,12 @@ export interface components {
              */
             oldPassword: string;
         };
+        ChooseCouponsBody: {
+            /** @description The coupons to use; empty: the best combination. */
+            couponCodes?: string[];
+            /** @description True: no coupon at all. */
+            none?: boolean;
+        };
         ChooseRuleBody: {
             ruleId: string;
         };
@@ -1969,6 +2088,78 @@ export interface components {
             at: number;
             /** Format: int32 */
             rating: number;
+            text: string;
+        };
+        CouponItemBody: {
+            couponCode: string;
+        };
+        /** @description A product coupon's product in the cart (couponItems and the disabled arrays). */
+        CouponItemDto: {
+            couponCode: string;
+            disableMsg: string | null;
+            /** @description soldOut, offTime, expired, or a coupon reason code (belowThreshold …); null when charged. */
+            disableReason: string | null;
+            imageUrl: string;
+            /**
+             * Format: double
+             * @description The menu price.
+             */
+            originalPrice: number;
+            prodName: string;
+            prodNameEn: string;
+            productCode: string;
+            /** Format: int32 */
+            quantity: number;
+            /** @description The coupon's template code. */
+            ruleId: string;
+            /** Format: int32 */
+            sort: number;
+            /**
+             * Format: double
+             * @description What the coupon charges for it (0: free).
+             */
+            unitPrice: number;
+        };
+        /** @description Coupons (and promotions) that never go on one order together. */
+        CouponMutexBeanDto: {
+            couponMutexDetails: components["schemas"]["CouponMutexDetailDto"][];
+        };
+        CouponMutexDetailDto: {
+            /** @description A coupon template code or a promotion rule id. */
+            ruleId: string;
+        };
+        /** @description One of the customer's coupons at checkout. */
+        CouponOptionDto: {
+            /**
+             * Format: double
+             * @description What it saves beside the promotions applied and no other coupon (yuan).
+             */
+            alone: number;
+            applied: boolean;
+            couponCode: string;
+            /** @description A product coupon already in the cart as a coupon item. */
+            inCart: boolean;
+            kind: string;
+            name: string;
+            /** @description A product coupon: put it in the cart with POST /cart/coupon-items. */
+            productCode: string | null;
+            reason: null | components["schemas"]["CouponReasonDto"];
+            ruleText: string;
+            /**
+             * Format: double
+             * @description What it saves in the combination applied (yuan).
+             */
+            saved: number;
+            templateCode: string;
+            /** Format: int64 */
+            validTo: number;
+        };
+        CouponReasonDto: {
+            /**
+             * @description notStarted, expired, notHere, notNow, notThisChannel, noItems, belowThreshold,
+             *     productUnavailable, notUsable, mutex, notChosen, notBetter.
+             */
+            code: string;
             text: string;
         };
         CreatePaymentBody: {
@@ -2022,6 +2213,8 @@ export interface components {
         DiscountView: {
             /** Format: double */
             amount: number;
+            /** @description Set on a coupon's entry: the coupon used (`ruleId` is its template code). */
+            couponCode: string | null;
             level: components["schemas"]["DiscountLevel"];
             lineIds: string[];
             nameCn: string;
@@ -2046,6 +2239,13 @@ export interface components {
             id: string;
             /** Format: int32 */
             quantity?: number | null;
+        };
+        /** @description An exchange coupon applied (兑换券): the product it gives. */
+        ExchangeCouponBeanDto: {
+            couponCode: string;
+            prodName: string;
+            productCode: string;
+            ruleId: string;
         };
         ExclusionDayDto: {
             endDate: string;
@@ -3295,6 +3495,11 @@ export interface components {
             orderProductAmount: number;
             /** Format: int32 */
             orderType: number;
+            /**
+             * @description The coupons the customer saw applied (the cart's `osCoupons`); must be the cart's
+             *     applied set now, else errCode -6 with the fresh cart. Absent: none.
+             */
+            osCoupons?: string[];
             /** @description online or offline (cash on delivery, delivery only). */
             paymentType: string;
             /**
@@ -4263,6 +4468,170 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    add_coupon_item: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponItemBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    remove_coupon_item: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                couponCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    cart_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartCouponsDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    choose_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description A visitor's cart, as issued by the first cart call; anything else is ignored (a new cart is issued). */
+                "X-Cart-Token"?: components["parameters"]["CartToken"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChooseCouponsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description A visitor's new cart token, when this call issued one. */
+                    "X-Cart-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_items: {

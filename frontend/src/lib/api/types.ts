@@ -46,8 +46,7 @@ export type AddressInput = Schemas['AddressForm'];
 export type SmartRead = Schemas['SmartReadDto'];
 
 // The cart.
-/** TEMPORARY (issue 24): the CartDto with the contract's coupon fields until they are generated. */
-export type Cart = Omit<Schemas['CartDto'], keyof Hand.CartCouponFields> & Hand.CartCouponFields;
+export type Cart = Schemas['CartDto'];
 export type CartItem = Schemas['CartItemDto'];
 export type CartSelection = CartItem['selection'];
 export type CartPropertyGroup = Schemas['PropertyGroupDto'];
@@ -60,13 +59,13 @@ export type BreakdownDiscount = Schemas['DiscountView'];
 export type CartItemInput = Schemas['AddItem'];
 export type CartEdit = Schemas['EditItem'];
 export type CartPageType = Schemas['VerifyBody']['pageType'];
-export type CartVerifyReply = Omit<Schemas['VerifyDto'], 'cart'> & { cart: Cart | null }; // TEMPORARY (issue 24): Cart's coupon fields
+export type CartVerifyReply = Schemas['VerifyDto'];
 
 // Order type and time, scan-to-order, checkout.
 export type ReservationInput = Schemas['ReservationBody'];
 export type ReservationSlots = Schemas['SlotsDto'];
 export type ScanInput = Schemas['ScanBody'];
-export type ScanReply = Omit<Schemas['ScanDto'], 'cart'> & { cart: Cart }; // TEMPORARY (issue 24)
+export type ScanReply = Schemas['ScanDto'];
 export type OrderSubmit = Schemas['SubmitBody'];
 export type OrderSubmitReply = Schemas['SubmitDto'];
 
@@ -80,7 +79,7 @@ export type OrderPaymentRef = Schemas['OrderPaymentDto'];
 export type OrderSummary = Schemas['OrderSummaryDto'];
 export type Protocol = Schemas['ProtocolDto'];
 export type OrderPage = Schemas['OrderPageDto'];
-export type ReorderReply = Omit<Schemas['ReorderDto'], 'cart'> & { cart: Cart }; // TEMPORARY (issue 24)
+export type ReorderReply = Schemas['ReorderDto'];
 
 // Payments.
 export type CreatePaymentInput = Schemas['CreatePaymentBody'];
@@ -105,16 +104,17 @@ export type LedgerPage = Schemas['LedgerPageDto'];
 export type DeductionRule = Schemas['DeductionRuleDto'];
 export type CartPointsDeduction = Schemas['PointsDeductionDto'];
 
-// Coupons (issue 24). TEMPORARY: hand-typed from the contract (couponsHand.ts) until generated.
+// Coupons (issue 24). At checkout: the cart's coupons, the choice, coupon items.
+export type CartCoupons = Schemas['CartCouponsDto'];
+export type CouponOption = Schemas['CouponOptionDto'];
+export type CouponReason = Schemas['CouponReasonDto'];
+export type ChooseCouponsInput = Schemas['ChooseCouponsBody'];
+export type CouponItem = Schemas['CouponItemDto'];
+export type CouponMutexBean = Schemas['CouponMutexBeanDto'];
+// The customer's coupons. TEMPORARY: hand-typed from the contract (couponsHand.ts) until generated.
 export type CouponKind = Hand.CouponKind;
 export type CouponStatus = Hand.CouponStatus;
 export type Coupon = Hand.CouponDto;
 export type CouponPage = Hand.CouponPageDto;
 export type CouponOffer = Hand.OfferDto;
 export type CouponTransferReply = Hand.TransferDto;
-export type CartCoupons = Hand.CartCouponsDto;
-export type CouponOption = Hand.CouponOptionDto;
-export type CouponReason = Hand.CouponReasonDto;
-export type ChooseCouponsInput = Hand.ChooseCouponsBody;
-export type CouponItem = Hand.CouponItemDto;
-export type CouponMutexBean = Hand.CouponMutexBeanDto;

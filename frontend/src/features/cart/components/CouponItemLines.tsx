@@ -32,7 +32,7 @@ export function CouponItemLines({ cart, readOnly }: { cart: Cart; readOnly?: boo
           <h3 className="cart-off__title">{t('coupon.items.unavailable')}</h3>
           <ul className="cart-lines__list">
             {off.map(({ item, label, reason }) => (
-              <CouponLine key={item.couponCode} item={item} removable disabledLabel={t(label)} reason={reason} />
+              <CouponLine key={item.couponCode} item={item} removable disabledLabel={item.disableMsg || t(label)} reason={reason} />
             ))}
           </ul>
         </section>

@@ -189,7 +189,7 @@ function OptionRow({ option: o, disabled, onTap }: { option: CouponOption; disab
       <button
         type="button"
         role="checkbox"
-        aria-checked={o.applied}
+        aria-checked={o.applied || o.inCart}
         className={`cpn-opt${o.applied ? ' cpn-opt--on' : ''}${o.reason ? ' cpn-opt--off' : ''}`}
         disabled={disabled}
         onClick={onTap}
