@@ -73,6 +73,18 @@ impl Application {
             // A database seeded before the member club existed gets its levels and agreement.
             crate::seed::seed_loyalty(&db).await?;
         }
+        if settings.is_embedded_database()
+            && settings.database.seed_when_empty
+            && actors::db::coupons::CouponRepo::new(db.clone())
+                .templates()
+                .await?
+                .is_empty()
+        {
+            // A database seeded before coupons existed gets the templates, the demo codes and
+            // the levels' coupon gift options.
+            crate::seed::seed_coupons(&db).await?;
+            crate::seed::seed_loyalty(&db).await?;
+        }
         let catalogue = CatalogueService::start(
             repo,
             Duration::from_secs(settings.catalogue.refresh_seconds),
@@ -155,6 +167,8 @@ impl Application {
             },
         );
         orders.set_loyalty(loyalty.clone());
+        let coupons = actors::coupons::Coupons::new(db.clone(), clock.clone());
+        orders.set_coupons(coupons.clone());
         let payments = Arc::new(PaymentService::new(
             PaymentRepo::new(db.clone()),
             payment.provider,
@@ -172,6 +186,7 @@ impl Application {
             orders,
             payments,
             loyalty,
+            coupons,
             loyalty_sweep_ms: settings.loyalty.sweep_ms,
             sandbox_payments: payment.sandbox,
             notify_base_url,

@@ -86,8 +86,8 @@ async fn cleanup(state: AppState) {
     }
 }
 
-/// Visitors' carts untouched for 30 days, Idempotency-Key answers past their 24 hours, and
-/// expired tablet sessions.
+/// Visitors' carts untouched for 30 days, Idempotency-Key answers past their 24 hours,
+/// expired tablet sessions and coupon exchange attempts older than an hour.
 async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors::db::DbError> {
     const VISITOR_CART_DAYS: i64 = 30;
     let carts = actors::db::carts::CartRepo::new(state.db.clone())
@@ -99,12 +99,19 @@ async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors
     actors::db::staff::StaffRepo::new(state.db.clone())
         .delete_expired_sessions(now)
         .await?;
+    // Coupon exchange attempts matter for a minute; an hour is plenty for support to look.
+    state
+        .coupons
+        .repo()
+        .prune_exchange_attempts(now - 3_600_000)
+        .await?;
     Ok((carts, keys))
 }
 
 /// The loyalty sweep, every `[loyalty] sweep_ms`: completed orders not credited yet (the
 /// order hook's backstop), holds of orders paid or closed, pending points whose refund window
-/// closed, expired lots; and once an hour the level review (downgrades as the window rolls)
+/// closed, expired lots; then the coupon sweep (give-backs due on the outbox, coupons still
+/// locked by an order that was paid or closed, coupons past their validity); and once an hour the level review (downgrades as the window rolls)
 /// and a reconcile of every balance with its ledger (a mismatch is logged as an error).
 async fn loyalty_sweep(state: AppState) {
     let period = Duration::from_millis(state.loyalty_sweep_ms.max(100));
@@ -119,6 +126,13 @@ async fn loyalty_sweep(state: AppState) {
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "loyalty sweep failed"),
+        }
+        match state.coupons.sweep().await {
+            Ok(swept) if swept != actors::coupons::Swept::default() => {
+                tracing::info!(?swept, "coupon sweep")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "coupon sweep failed"),
         }
         if last_review.elapsed() >= LOYALTY_REVIEW {
             last_review = tokio::time::Instant::now();

@@ -28,6 +28,8 @@ pub async fn run(db: &Db) -> anyhow::Result<()> {
         .await
         .context("writing the demo catalogue")?;
     seed_staff(db, &catalogue.stores).await?;
+    // Coupons first: the levels' gift options name coupon templates.
+    seed_coupons(db).await?;
     seed_loyalty(db).await?;
     tracing::info!(
         cities = catalogue.cities.len(),
@@ -83,9 +85,65 @@ fn points_option(id: &str, points: i64) -> GiftOption {
         kind: "points".into(),
         points: Some(points),
         product_code: None,
+        template_code: None,
         name_zh: format!("{points} 积分"),
         name_en: format!("{points} points"),
     }
+}
+
+fn coupon_option(id: &str, template_code: &str, zh: &str, en: &str) -> GiftOption {
+    GiftOption {
+        option_id: id.into(),
+        kind: "coupon".into(),
+        points: None,
+        product_code: None,
+        template_code: Some(template_code.into()),
+        name_zh: zh.into(),
+        name_en: en.into(),
+    }
+}
+
+/// The demo coupon templates and exchange codes (actors/seed/coupons.json, docs/coupons.md).
+const COUPONS: &str = include_str!("../actors/seed/coupons.json");
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CouponSeed {
+    templates: Vec<actors::domain::coupon::CouponTemplate>,
+    exchange_codes: Vec<ExchangeCodeSeed>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ExchangeCodeSeed {
+    code: String,
+    template_code: String,
+}
+
+fn coupon_seed() -> anyhow::Result<CouponSeed> {
+    serde_json::from_str(COUPONS).context("the embedded coupon seed is invalid")
+}
+
+/// The demo exchange codes are valid until the end of 2027 (China time).
+pub const DEMO_CODES_VALID_TO: i64 = 1_830_268_800_000;
+
+/// The coupon templates (rules updated in place, counters kept) and the demo exchange codes
+/// (an existing code is left as it is, used or not).
+pub async fn seed_coupons(db: &Db) -> anyhow::Result<()> {
+    let seed = coupon_seed()?;
+    let repo = actors::db::coupons::CouponRepo::new(db.clone());
+    let now = chrono::Utc::now().timestamp_millis();
+    for t in &seed.templates {
+        repo.upsert_template(t, now)
+            .await
+            .context("seeding the coupon templates")?;
+    }
+    for c in &seed.exchange_codes {
+        repo.add_exchange_code(&c.code, &c.template_code, DEMO_CODES_VALID_TO, now)
+            .await
+            .context("seeding the exchange codes")?;
+    }
+    Ok(())
 }
 
 /// The four levels (thresholds are qualifying spend in the rolling 365 days), their privileges
@@ -132,7 +190,15 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             50_000,
             1,
             vec![earn(1), birthday.clone()],
-            vec![points_option("L2-P", 500)],
+            vec![
+                points_option("L2-P", 500),
+                coupon_option(
+                    "L2-C",
+                    "CP_MEMBER_150_30",
+                    "满150减30优惠券",
+                    "Coupon: ¥30 off ¥150",
+                ),
+            ],
         ),
         (
             3,
@@ -141,7 +207,15 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             200_000,
             2,
             vec![earn(2), birthday.clone(), delivery.clone()],
-            vec![points_option("L3-P", 1_000)],
+            vec![
+                points_option("L3-P", 1_000),
+                coupon_option(
+                    "L3-C",
+                    "CP_MEMBER_150_30",
+                    "满150减30优惠券",
+                    "Coupon: ¥30 off ¥150",
+                ),
+            ],
         ),
         (
             4,
@@ -150,7 +224,15 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             500_000,
             3,
             vec![earn(3), birthday, delivery, priority],
-            vec![points_option("L4-P", 2_000)],
+            vec![
+                points_option("L4-P", 2_000),
+                coupon_option(
+                    "L4-C",
+                    "CP_MEMBER_150_30",
+                    "满150减30优惠券",
+                    "Coupon: ¥30 off ¥150",
+                ),
+            ],
         ),
     ];
     for (level, zh, en, threshold, ppy, privileges, gift_options) in levels {
@@ -189,4 +271,70 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
     .await
     .context("seeding the member agreement")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use actors::domain::coupon::CouponKind;
+    use std::collections::HashSet;
+
+    #[test]
+    fn coupon_seed_names_real_things_and_covers_the_contract() {
+        let seed = coupon_seed().unwrap();
+        let demo = actors::domain::seed::demo_catalogue().unwrap();
+        let products: HashSet<_> = demo.products.iter().map(|p| &p.product_code).collect();
+        let categories: HashSet<_> = demo.categories.iter().map(|c| &c.category_code).collect();
+        let promotions: HashSet<_> = demo.promotions.iter().map(|p| &p.rule_id).collect();
+        let templates: HashSet<_> = seed.templates.iter().map(|t| &t.template_code).collect();
+        let mut kinds = HashSet::new();
+        for t in &seed.templates {
+            kinds.insert(t.kind.type_name());
+            if let Some(code) = t.kind.product_code() {
+                assert!(products.contains(&code.to_string()), "{code}");
+            }
+            for c in &t.scope.category_codes {
+                assert!(categories.contains(c), "{c}");
+            }
+            for x in &t.excludes {
+                assert!(promotions.contains(x) || templates.contains(x), "{x}");
+            }
+        }
+        assert_eq!(kinds.len(), 5, "one template per kind at least");
+        assert!(seed.templates.iter().any(|t| t.total_limit == Some(50)));
+        assert!(seed.templates.iter().any(|t| t.per_user_limit == Some(1)));
+        assert!(seed
+            .templates
+            .iter()
+            .any(|t| t.excludes.iter().any(|x| promotions.contains(x))));
+        let grouped = seed
+            .templates
+            .iter()
+            .filter(|t| t.stack_group.as_deref() == Some("CASH"))
+            .count();
+        assert_eq!(grouped, 2, "two templates share a stacking group");
+        assert!(seed.templates.iter().any(|t| matches!(
+            t.kind,
+            CouponKind::CashOff { threshold, off } if threshold.0 == 10_000 && off.0 == 2_000
+        ) && t.collectable));
+        for c in &seed.exchange_codes {
+            assert!(c.code.len() >= 12, "{}", c.code);
+            assert!(templates.contains(&c.template_code), "{}", c.template_code);
+        }
+    }
+
+    #[test]
+    fn gift_coupon_templates_exist_and_cannot_run_out() {
+        let seed = coupon_seed().unwrap();
+        let gift = seed
+            .templates
+            .iter()
+            .find(|t| t.template_code == "CP_MEMBER_150_30")
+            .unwrap();
+        // A gift whose template sold out would retry forever: gift templates are unlimited.
+        assert_eq!(gift.total_limit, None);
+        assert_eq!(gift.per_user_limit, None);
+        assert!(!gift.collectable);
+    }
 }

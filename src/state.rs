@@ -50,6 +50,8 @@ pub struct AppState {
     pub payments: Arc<PaymentService>,
     /// The member club and the points ledger (issue 23).
     pub loyalty: actors::loyalty::Loyalty,
+    /// Coupons (issue 24): collect, exchange, transfer, the order hook and the sweep.
+    pub coupons: actors::coupons::Coupons,
     /// `[loyalty] sweep_ms`.
     pub loyalty_sweep_ms: u64,
     /// What each store's staff set live (status, notice, sold-out products), its tablets'

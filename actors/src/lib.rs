@@ -5,6 +5,7 @@ pub mod cache;
 pub mod carts;
 pub mod catalogue;
 pub mod clock;
+pub mod coupons;
 pub mod db;
 pub mod domain;
 pub mod loyalty;

@@ -98,6 +98,12 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(loyalty::gifts::claim)
                 .service(loyalty::points::ledger)
                 .service(loyalty::points::deduction_rule)
+                // Literal coupon paths before /coupons/{couponCode}/transfer.
+                .service(loyalty::coupons::list)
+                .service(loyalty::coupons::offers)
+                .service(loyalty::coupons::collect)
+                .service(loyalty::coupons::exchange)
+                .service(loyalty::coupons::transfer)
                 // Literal address paths before /addresses/{id}.
                 .service(addresses::smart_paste)
                 .service(addresses::list)
@@ -147,6 +153,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(loyalty::chain::adjust)
                 .service(loyalty::chain::reconcile)
                 .service(loyalty::chain::refund_order)
+                .service(loyalty::chain::coupon_templates)
+                .service(loyalty::chain::issue_coupons)
                 // Literal payment paths before /payments/{paymentId}.
                 .service(payments::create)
                 .service(payments::in_progress)

@@ -46,6 +46,9 @@ use utoipa::OpenApi;
         loyalty::members::levels, loyalty::members::history, loyalty::gifts::list,
         loyalty::gifts::claim, loyalty::points::ledger, loyalty::points::deduction_rule,
         loyalty::chain::adjust, loyalty::chain::reconcile, loyalty::chain::refund_order,
+        loyalty::coupons::list, loyalty::coupons::offers, loyalty::coupons::collect,
+        loyalty::coupons::exchange, loyalty::coupons::transfer,
+        loyalty::chain::coupon_templates, loyalty::chain::issue_coupons,
     ),
     tags(
         (name = "system"), (name = "stores"), (name = "location"), (name = "menu"),
@@ -65,6 +68,8 @@ use utoipa::OpenApi;
             `[ordering] ops_token` bearer token (off when unset)."),
         (name = "loyalty", description = "The member club and points (issue 23): joining, \
             levels, gifts, the points ledger and the deduction rule. See docs/loyalty.md."),
+        (name = "coupons", description = "Coupons (issue 24): the customer's coupons, offers \
+            to collect, exchange by code, transfer. Not in channel 30. See docs/coupons.md."),
         (name = "dev", description = "Only while the sandbox providers are configured."),
     )
 )]

@@ -486,6 +486,9 @@ pub async fn cancel(
     if let Err(e) = state.payments.close_open_attempts(&order.order_no).await {
         tracing::warn!(error = %e, order_no = %order.order_no, "open attempts left to their expiry");
     }
+    // Its coupons come back (the order hook did it unless that failed: then once more here,
+    // and a failure is 退券失败 with the store's phone), then the money.
+    crate::http::loyalty::coupons::ensure_given_back(&state, &order, "cancelled").await?;
     if done.transition.refund {
         refund(&state, &order).await?;
     }
@@ -513,6 +516,7 @@ pub async fn refund_again(
             "Only a cancelled order is refunded",
         ));
     }
+    crate::http::loyalty::coupons::ensure_given_back(&state, &order, "refund").await?;
     refund(&state, &order).await?;
     let order = owned(&state, &user, &path).await?;
     Ok(Reply::new(build(&state, order, ctx.lang).await?))

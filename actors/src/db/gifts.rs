@@ -1,6 +1,7 @@
 //! Member gifts: granted once per (user, level, cycle) by the table's unique key, claimed with
 //! a compare-and-set, delivered through the outbox (`loyalty_gift_outbox`).
 
+use super::coupons::{issue_in, IssueError, IssueSource};
 use super::members::GiftOption;
 use super::points::{Applied, PointsRepo, Tx};
 use super::{Db, DbError};
@@ -241,6 +242,25 @@ impl GiftRepo {
                     now,
                 )
                 .await?;
+            }
+            "coupon" => {
+                // Issued under the gift id as business key: a delivery run twice issues once.
+                // A template that cannot issue (sold out, ended) fails the delivery, which the
+                // outbox retries; gift templates are seeded without limits.
+                let template = option.template_code.as_deref().unwrap_or("");
+                issue_in(
+                    &mut tx,
+                    template,
+                    user_id,
+                    IssueSource::Gift,
+                    Some(gift_id),
+                    now,
+                )
+                .await
+                .map_err(|e| match e {
+                    IssueError::Db(e) => e,
+                    other => DbError::Conflict(format!("gift coupon {template}: {other}")),
+                })?;
             }
             _ => {
                 sqlx::query(

@@ -20,11 +20,14 @@ pub struct Privilege {
 #[serde(rename_all = "camelCase")]
 pub struct GiftOption {
     pub option_id: String,
-    /// "points" or "product".
+    /// "points", "product" or "coupon".
     #[serde(rename = "type")]
     pub kind: String,
     pub points: Option<i64>,
     pub product_code: Option<String>,
+    /// A "coupon" option's template: delivering it issues one coupon (key: the gift id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_code: Option<String>,
     pub name_zh: String,
     pub name_en: String,
 }

@@ -42,6 +42,8 @@ pub struct OrderRegistry {
     sessions: Mutex<HashMap<String, Addr<OrderSession>>>,
     /// Told of every move once it is stored (points captured, released, credited).
     loyalty: OnceLock<crate::loyalty::Loyalty>,
+    /// Told of every move too: coupons used at payment, given back when the order closes.
+    coupons: OnceLock<crate::coupons::Coupons>,
 }
 
 impl OrderRegistry {
@@ -61,12 +63,18 @@ impl OrderRegistry {
             arbiter,
             sessions: Mutex::new(HashMap::new()),
             loyalty: OnceLock::new(),
+            coupons: OnceLock::new(),
         }
     }
 
     /// Wires the loyalty programme in: it hears of every stored move.
     pub fn set_loyalty(&self, loyalty: crate::loyalty::Loyalty) {
         let _ = self.loyalty.set(loyalty);
+    }
+
+    /// Wires the coupons in: they hear of every stored move.
+    pub fn set_coupons(&self, coupons: crate::coupons::Coupons) {
+        let _ = self.coupons.set(coupons);
     }
 
     pub fn repo(&self) -> &OrderRepo {
@@ -122,6 +130,9 @@ impl OrderRegistry {
                 Ok(result) => {
                     if let (Ok(done), Some(loyalty)) = (&result, self.loyalty.get()) {
                         loyalty.order_moved(order_no, done.transition.state).await;
+                    }
+                    if let (Ok(done), Some(coupons)) = (&result, self.coupons.get()) {
+                        coupons.order_moved(order_no, done.transition.state).await;
                     }
                     return result;
                 }

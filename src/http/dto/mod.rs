@@ -6,6 +6,7 @@ pub mod account;
 pub mod address;
 pub mod cart;
 pub mod cart_coupons;
+pub mod coupon;
 pub mod geography;
 pub mod location;
 pub mod loyalty;

@@ -1,18 +1,22 @@
-//! The chain's points operations (ops token): adjust, reconcile, and the full refund of a
-//! completed order (its points reversed).
+//! The chain's loyalty operations (ops token): points adjust and reconcile, the full refund of
+//! a completed order (its points reversed, its coupons given back), coupon templates and
+//! issuing coupons.
 
+use crate::http::dto::coupon::{ChainIssueDto, ChainIssueRequest, ChainTemplateDto};
 use crate::http::dto::loyalty::{
     AdjustRequest, AdjustResultDto, ChainRefundDto, PointsMismatchDto, PointsReconcileDto,
 };
 use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{loyalty as err, ApiError, ApiResult};
+use crate::http::error::{coupons as coupon_err, loyalty as err, ApiError, ApiResult};
+use crate::http::loyalty::coupons::rule_text_for;
 use crate::http::params;
 use crate::http::tablet_store::check_ops_token;
 use crate::state::AppState;
-use actix_web::{post, web, HttpRequest};
+use actix_web::{get, post, web, HttpRequest};
 use actors::db::orders::OrderRepo;
 use actors::db::points::Applied;
 use actors::db::users::UserRepo;
+use actors::domain::lang::Lang;
 use actors::domain::order_machine::state as s;
 use actors::domain::phone::Phone;
 
@@ -155,10 +159,92 @@ pub async fn refund_order(
         }
     };
     let reversed = state.loyalty.order_refunded(&order_no).await?;
+    crate::http::loyalty::coupons::ensure_given_back(&state, &order, "refund").await?;
     tracing::info!(order_no, refunded = %refunded, ?reversed, "completed order refunded by the chain");
     Ok(Reply::new(ChainRefundDto {
         order_no,
         refunded,
         points_reversed: reversed == Applied::Now,
+    }))
+}
+
+/// Every coupon template with its counter (operations).
+#[utoipa::path(tag = "chain",
+    responses((status = 200, body = Envelope<Vec<ChainTemplateDto>>), (status = 401), (status = 403)))]
+#[get("/chain/coupons/templates")]
+pub async fn coupon_templates(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> ApiResult<Reply<Vec<ChainTemplateDto>>> {
+    check_ops_token(&state, &req)?;
+    let snapshot = state.catalogue.get().await;
+    let rows = state.coupons.repo().templates().await?;
+    Ok(Reply::new(
+        rows.into_iter()
+            .map(|row| {
+                let remaining = row.remaining();
+                let t = row.template;
+                ChainTemplateDto {
+                    rule_text: rule_text_for(&t, &snapshot, Lang::Zh),
+                    kind: t.kind.type_name().to_string(),
+                    template_code: t.template_code,
+                    name_zh: t.name.cn,
+                    name_en: t.name.en,
+                    total_limit: t.total_limit,
+                    per_user_limit: t.per_user_limit,
+                    issued: row.issued,
+                    remaining,
+                    collectable: t.collectable,
+                    transferable: t.transferable,
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// Issues `count` coupons of a template to the account of a phone (customer service,
+/// campaigns): all or none, within the template's limits; the same requestId again issues
+/// nothing more and answers the same coupons.
+#[utoipa::path(tag = "chain", request_body = ChainIssueRequest,
+    responses((status = 200, body = Envelope<ChainIssueDto>), (status = 400), (status = 401),
+        (status = 403), (status = 404), (status = 409)))]
+#[post("/chain/coupons/issue")]
+pub async fn issue_coupons(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<ChainIssueRequest>,
+) -> ApiResult<Reply<ChainIssueDto>> {
+    check_ops_token(&state, &req)?;
+    let (Some(template_code), Some(phone), Some(count), Some(request_id)) = (
+        body.template_code
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && t.len() <= 64),
+        body.cell_phone.as_deref(),
+        body.count
+            .filter(|c| (1..=actors::coupons::CHAIN_ISSUE_MAX).contains(c)),
+        body.request_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty() && r.len() <= 64),
+    ) else {
+        return Err(coupon_err::chain_issue_invalid());
+    };
+    let phone = Phone::parse(phone.trim()).map_err(|_| coupon_err::chain_issue_invalid())?;
+    let (coupons, issued_now) = state
+        .coupons
+        .chain_issue(template_code, &phone, count, request_id)
+        .await
+        .map_err(coupon_err::give_error)?;
+    tracing::info!(
+        template_code,
+        count,
+        request_id,
+        issued_now,
+        "coupons issued by the chain"
+    );
+    Ok(Reply::new(ChainIssueDto {
+        coupon_codes: coupons.into_iter().map(|c| c.coupon_code).collect(),
+        issued_now,
     }))
 }

@@ -1,6 +1,7 @@
-//! The loyalty programme's endpoints (issue 23): one file per resource.
+//! The loyalty programme's endpoints (issues 23 and 24): one file per resource.
 
 pub mod chain;
+pub mod coupons;
 pub mod gifts;
 pub mod members;
 pub mod points;

@@ -122,18 +122,26 @@ pub async fn issue_in(
     key: Option<&str>,
     now: i64,
 ) -> Result<Issued, IssueError> {
+    // A write first: PostgreSQL locks the template's row (issues of one template run one at a
+    // time on every node) and SQLite takes its write lock before anything is read, so no read
+    // below is stale by the time this transaction writes.
+    let found = sqlx::query("UPDATE coupon_templates SET issued = issued WHERE template_code = $1")
+        .bind(template_code)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if found != 1 {
+        return Err(IssueError::NoTemplate);
+    }
     if let Some(key) = key {
         if let Some(c) = by_source_in(tx, source, key).await? {
             return Ok(Issued::Already(c));
         }
     }
-    let Some(row) = sqlx::query("SELECT body FROM coupon_templates WHERE template_code = $1")
+    let row = sqlx::query("SELECT body FROM coupon_templates WHERE template_code = $1")
         .bind(template_code)
-        .fetch_optional(&mut **tx)
-        .await?
-    else {
-        return Err(IssueError::NoTemplate);
-    };
+        .fetch_one(&mut **tx)
+        .await?;
     let template: CouponTemplate =
         serde_json::from_str(&row.try_get::<String, _>("body")?).map_err(DbError::from)?;
     if !template.validity.issuable(now) {

@@ -52,6 +52,21 @@ pub struct DueReturn {
     pub attempts: i64,
 }
 
+/// A write before any read (as `PointsRepo` does): PostgreSQL locks the coupon's row, SQLite
+/// takes its write lock, so what the transaction reads next is what it will change.
+async fn lock_coupon(tx: &mut Tx, coupon_code: &str) -> Result<(), DbError> {
+    sqlx::query("UPDATE coupons SET updated_at = updated_at WHERE coupon_code = $1")
+        .bind(coupon_code)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The same for the moves of one order's coupons.
+async fn lock_order(tx: &mut Tx, order_no: &str) -> Result<(), DbError> {
+    crate::db::locks::lock_key(tx, &format!("coupons:order:{order_no}")).await
+}
+
 /// Gives back, in the caller's transaction, every coupon `order_no` holds (LOCKED) or used
 /// (USED, a refund): RETURNED while still valid at `now`, else EXPIRED.
 pub async fn give_back_in(
@@ -119,6 +134,7 @@ impl CouponRepo {
     /// An order was paid (or a cash-on-delivery order completed): its LOCKED coupons are USED.
     pub async fn use_for_order(&self, order_no: &str, now: i64) -> Result<usize, DbError> {
         let mut tx = self.db.pool().begin().await?;
+        lock_order(&mut tx, order_no).await?;
         let rows = sqlx::query(
             "SELECT coupon_code, user_id FROM coupons WHERE order_no = $1 AND status = 'LOCKED'",
         )
@@ -311,6 +327,7 @@ impl CouponRepo {
         now: i64,
     ) -> Result<bool, DbError> {
         let mut tx = self.db.pool().begin().await?;
+        lock_coupon(&mut tx, coupon_code).await?;
         let due = sqlx::query("SELECT valid_to FROM coupons WHERE coupon_code = $1")
             .bind(coupon_code)
             .fetch_optional(&mut *tx)
@@ -353,6 +370,7 @@ impl CouponRepo {
             return Err(TransferError::ToSelf);
         }
         let mut tx = self.db.pool().begin().await?;
+        lock_coupon(&mut tx, coupon_code).await?;
         let row = sqlx::query(&format!(
             "SELECT {COUPON_COLUMNS} FROM coupons c WHERE c.coupon_code = $1 AND c.user_id = $2"
         ))
