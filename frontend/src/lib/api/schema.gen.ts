@@ -386,6 +386,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chain/coupons/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issues `count` coupons of a template to the account of a phone (customer service,
+         *     campaigns): all or none, within the template's limits; the same requestId again issues
+         *     nothing more and answers the same coupons.
+         */
+        post: operations["issue_coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chain/coupons/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every coupon template with its counter (operations). */
+        get: operations["coupon_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chain/orders/{orderNo}/refund": {
         parameters: {
             query?: never;
@@ -494,6 +532,105 @@ export interface paths {
         };
         /** A city's districts. */
         get: operations["districts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's coupons, one tab at a time, newest first (/my/coupon/list). */
+        get: operations["coupons_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/{couponCode}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a coupon to the account of a phone number: the recipient gets a new coupon linked to
+         *     this one, which becomes transferred. Refused while an order holds it, if it is not
+         *     transferable or not usable, to oneself, or to a phone with no account.
+         */
+        post: operations["transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/collect/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collects one coupon of an offer (collectCoupon/{ruleId}). All gone: 已领完; the customer's
+         *     limit reached: 您已领取过. The limits hold under any number of concurrent requests.
+         */
+        post: operations["collect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchanges a code for a coupon. Every failure (unknown, used, expired, too short) gets the
+         *     same answer; more than 10 attempts a minute from one customer or one client address: 429
+         *     with retryAfterSeconds (counted in the database, so on every node).
+         */
+        post: operations["exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The coupons offered for collecting, with what is left and what this customer collected.
+         *     Visitors see them too, with canCollect false (collecting needs a login).
+         */
+        get: operations["offers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2014,6 +2151,22 @@ export interface components {
             /** Format: double */
             unitPrice: number;
         };
+        ChainIssueDto: {
+            couponCodes: string[];
+            /** @description False when the requestId had issued them before. */
+            issuedNow: boolean;
+        };
+        ChainIssueRequest: {
+            cellPhone?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to 100.
+             */
+            count?: number | null;
+            /** @description The same requestId again issues nothing more (answers the same coupons). */
+            requestId?: string | null;
+            templateCode?: string | null;
+        };
         /** @description The chain's refund of a completed order. */
         ChainRefundDto: {
             orderNo: string;
@@ -2024,6 +2177,24 @@ export interface components {
              * @description Yuan refunded now (0 when it was refunded before or is still owed by the provider).
              */
             refunded: number;
+        };
+        /** @description A template as operations see it. */
+        ChainTemplateDto: {
+            collectable: boolean;
+            /** Format: int64 */
+            issued: number;
+            kind: string;
+            nameEn: string;
+            nameZh: string;
+            /** Format: int64 */
+            perUserLimit: number | null;
+            /** Format: int64 */
+            remaining: number | null;
+            ruleText: string;
+            templateCode: string;
+            /** Format: int64 */
+            totalLimit: number | null;
+            transferable: boolean;
         };
         ChangePasswordRequest: {
             /** Format: password */
@@ -2090,6 +2261,41 @@ export interface components {
             rating: number;
             text: string;
         };
+        /** @description One of the customer's coupons. */
+        CouponDto: {
+            couponCode: string;
+            /** @description valid_to within 3 days. */
+            expiringSoon: boolean;
+            imageUrl: string | null;
+            /** @description cashOff, percentOff, freeDelivery, productAtPrice or exchangeProduct. */
+            kind: string;
+            name: string;
+            /** @description The order holding it (locked) or that used it. */
+            orderNo: string | null;
+            /** @description The product of a product coupon. */
+            productCode: string | null;
+            /** @description The rule in a few words: 满100减20, 8折，最多减¥30, ¥9.9换购 薯条. */
+            ruleText: string;
+            /** @description Where and on what it applies: 全部商品, 限比萨类商品；仅限外送订单使用. */
+            scopeText: string;
+            /**
+             * @description issued, locked, used, returned, expired or transferred (a usable coupon past valid_to
+             *     reads expired before the sweep marks it).
+             */
+            status: string;
+            /** @description 可使用, 下单中, 已使用, 已过期, 已转赠. */
+            statusLabel: string;
+            /** @description The template (also the ruleId of its offer and of its coupon items). */
+            templateCode: string;
+            transferable: boolean;
+            /**
+             * Format: int64
+             * @description Usable from (inclusive) to (exclusive), epoch ms.
+             */
+            validFrom: number;
+            /** Format: int64 */
+            validTo: number;
+        };
         CouponItemBody: {
             couponCode: string;
         };
@@ -2153,6 +2359,17 @@ export interface components {
             templateCode: string;
             /** Format: int64 */
             validTo: number;
+        };
+        /** @description One tab of /my/coupon/list. */
+        CouponPageDto: {
+            hasMore: boolean;
+            list: components["schemas"]["CouponDto"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** Format: int64 */
+            total: number;
         };
         CouponReasonDto: {
             /**
@@ -2246,6 +2463,10 @@ export interface components {
             prodName: string;
             productCode: string;
             ruleId: string;
+        };
+        ExchangeRequest: {
+            /** @description At least 12 characters; case and surrounding blanks do not matter. */
+            code?: string | null;
         };
         ExclusionDayDto: {
             endDate: string;
@@ -2648,6 +2869,34 @@ export interface components {
             threshold: number;
         };
         NoData: null;
+        /** @description A coupon offered for collecting (collectCoupon/{ruleId}). */
+        OfferDto: {
+            /** @description False for visitors (login needed), when all gone or the customer's limit is reached. */
+            canCollect: boolean;
+            /**
+             * Format: int64
+             * @description How many this customer collected (0 for visitors).
+             */
+            collected: number;
+            kind: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description Null: no limit per customer.
+             */
+            perUserLimit: number | null;
+            /**
+             * Format: int64
+             * @description Still to collect; null: unlimited.
+             */
+            remaining: number | null;
+            /** @description The template code: POST /coupons/collect/{ruleId}. */
+            ruleId: string;
+            ruleText: string;
+            scopeText: string;
+            /** @description 领取后7天内有效, 2026.12.01–2026.12.31. */
+            validText: string;
+        };
         /** @description The delivery address as frozen on the order at submit (the order keeps it as written then). */
         OrderAddressDoc: {
             baseAddress: string;
@@ -3646,6 +3895,16 @@ export interface components {
         TimeWindowDto: {
             end: string;
             start: string;
+        };
+        TransferRequest: {
+            /** @description The recipient's phone; they must have an account. */
+            cellPhone?: string | null;
+        };
+        TransferResultDto: {
+            /** @description The coupon given away (now transferred); the recipient's new code is not revealed. */
+            couponCode: string;
+            /** @description The recipient's phone, masked: 138****0000. */
+            to: string;
         };
         UnattendedStoreDto: {
             /**
@@ -4849,6 +5108,80 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    issue_coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainIssueRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainIssueDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    coupon_templates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainTemplateDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     refund_order: {
         parameters: {
             query?: never;
@@ -5051,6 +5384,196 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DistrictDto"][];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    coupons_list: {
+        parameters: {
+            query?: {
+                /** @description From 1; 20 a page. */
+                page?: string | null;
+                /**
+                 * @description available (default: usable, and locked by an order in progress), used (used and
+                 *     transferred) or expired.
+                 */
+                status?: string | null;
+            };
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponPageDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    transfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                couponCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferResultDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    collect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path: {
+                /** @description The offer's template code */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    exchange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CouponDto"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    offers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OfferDto"][];
                         /** @description "00" on success; see the error catalogue otherwise. */
                         errCode: string;
                         /** @description Empty on success; in the request's language otherwise. */

@@ -5,7 +5,6 @@
  * language in the unsuffixed fields.
  */
 import type { components } from './schema.gen';
-import type * as Hand from './couponsHand';
 
 type Schemas = components['schemas'];
 
@@ -111,10 +110,8 @@ export type CouponReason = Schemas['CouponReasonDto'];
 export type ChooseCouponsInput = Schemas['ChooseCouponsBody'];
 export type CouponItem = Schemas['CouponItemDto'];
 export type CouponMutexBean = Schemas['CouponMutexBeanDto'];
-// The customer's coupons. TEMPORARY: hand-typed from the contract (couponsHand.ts) until generated.
-export type CouponKind = Hand.CouponKind;
-export type CouponStatus = Hand.CouponStatus;
-export type Coupon = Hand.CouponDto;
-export type CouponPage = Hand.CouponPageDto;
-export type CouponOffer = Hand.OfferDto;
-export type CouponTransferReply = Hand.TransferDto;
+// The customer's coupons: the list, the offers, transfer.
+export type Coupon = Schemas['CouponDto'];
+export type CouponPage = Schemas['CouponPageDto'];
+export type CouponOffer = Schemas['OfferDto'];
+export type CouponTransferReply = Schemas['TransferResultDto'];

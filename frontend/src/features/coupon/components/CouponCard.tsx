@@ -10,6 +10,8 @@ export interface CouponCardProps {
   actions?: ReactNode;
 }
 
+const KINDS = ['cashOff', 'percentOff', 'freeDelivery', 'productAtPrice', 'exchangeProduct'];
+
 /** Shown on the card for every state but the plain usable one (issued, returned). */
 function statusShown(coupon: Coupon): boolean {
   return coupon.status !== 'issued' && coupon.status !== 'returned';
@@ -32,7 +34,7 @@ export function CouponCard({ coupon, actions }: CouponCardProps) {
         <strong className="cpn__rule" data-testid={`coupon-${coupon.couponCode}-rule`}>
           {coupon.ruleText}
         </strong>
-        <small className="cpn__kind">{t(`coupon.kind.${coupon.kind}` as MessageKey)}</small>
+        {KINDS.includes(coupon.kind) && <small className="cpn__kind">{t(`coupon.kind.${coupon.kind}` as MessageKey)}</small>}
       </div>
       <div className="cpn__body">
         <div className="cpn__top">
