@@ -4,7 +4,8 @@
 // itself, the picker shows each coupon's saving or why not, the customer pays in the sandbox and
 // the coupon is used; cancelling the paid order gives it back (available again). Then the
 // customer gives a coupon to another account by phone (the confirmation masks it), and that
-// customer (en, 1280×800) sees it in their list. Screenshots in e2e/artifacts/coupon-*.png.
+// customer (en, 1280×800) sees it in their list; a product coupon chosen at checkout becomes a
+// coupon item of the order. Screenshots in e2e/artifacts/coupon-*.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, checkoutAndPay, logIn, openBrowser, register, shot } from './browser.mjs';
@@ -54,7 +55,7 @@ async function eventually(check, what, ms = 15_000) {
 }
 
 test('collect, exchange a code, apply at checkout, pay, cancel and get it back; give one to another customer', async () => {
-  const server = await startServer({ PIZZA__COUPONS__SWEEP_MS: '500' });
+  const server = await startServer({ PIZZA__LOYALTY__SWEEP_MS: '500' });
   const base = server.base;
   const phone = await openBrowser();
   const { page, problems } = phone;
@@ -78,7 +79,7 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
 
     // Collect the storewide cash-off offer (满100减20).
     const offers = await call(base, 'GET', '/coupons/offers', { token });
-    const cashOffer = offers.find((o) => o.kind === 'cashOff' && o.canCollect);
+    const cashOffer = offers.find((o) => o.ruleId === 'CP_CASH_100_20' && o.canCollect);
     assert.ok(cashOffer, `a cash-off offer to collect: ${JSON.stringify(offers.map((o) => [o.ruleId, o.kind, o.canCollect]))}`);
     await page.getByTestId(`offer-${cashOffer.ruleId}-collect`).click();
     await page.getByText(`领取成功：${cashOffer.name}`).waitFor();
@@ -190,13 +191,25 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     await desk.page.getByTestId(`coupon-${collected.couponCode}`).waitFor();
     assert.deepEqual(await otherLanguage(desk.page, 'en'), []);
     await shot(desk.page, 'coupon-12-en-1280-list');
+    // A product coupon (¥9.9 wedges) chosen in the picker becomes a coupon item of the order.
+    const side = await call(base, 'POST', '/coupons/collect/CP_SIDE_9_9', { token });
     await bigCart(base, token);
     await desk.page.goto(base + '/order/submit');
     await desk.page.locator('[data-testid="checkout-coupons"]:not([data-applied="0"])').waitFor();
     await desk.page.getByTestId('checkout-coupons').click();
     await desk.page.getByTestId('coupon-picker').waitFor();
+    await desk.page.getByTestId(`coupon-option-${side.couponCode}`).click();
+    await desk.page.locator(`[data-testid="coupon-option-${side.couponCode}"][aria-checked="true"]`).waitFor();
     assert.deepEqual(await otherLanguage(desk.page, 'en'), []);
     await shot(desk.page, 'coupon-13-en-1280-picker');
+    await desk.page.getByTestId('coupon-picker-done').click();
+    const item = desk.page.getByTestId(`cart-coupon-item-${side.couponCode}`);
+    await item.waitFor();
+    assert.match(await item.innerText(), /Coupon[\s\S]*¥9\.90/);
+    const withItem = await call(base, 'GET', '/cart?pageName=orderSubmit', { token });
+    assert.deepEqual(withItem.couponItems.map((i) => i.couponCode), [side.couponCode]);
+    await item.scrollIntoViewIfNeeded();
+    await shot(desk.page, 'coupon-13b-en-1280-coupon-item');
     await logIn(page, base, bob);
     await page.goto(base + '/my/coupon/list');
     await page.getByTestId(`coupon-${bobs[0].couponCode}`).waitFor();
