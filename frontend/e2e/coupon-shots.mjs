@@ -38,7 +38,7 @@ function fixtures(lang) {
   const expired = [coupon('C8', 'freeDelivery', w.fee, { status: 'expired', statusLabel: w.expired, validTo: now - 3 * DAY })];
   const offer = (ruleId, kind, [name, ruleText, scopeText], over = {}) => ({ ruleId, name, kind, ruleText, scopeText, validText: w.valid, remaining: null, perUserLimit: 1, collected: 0, canCollect: true, ...over });
   const offers = [offer('T_CASH', 'cashOff', w.cash, { remaining: 37 }), offer('T_BIG', 'cashOff', w.big, { remaining: 0, canCollect: false }), offer('T_FEE', 'freeDelivery', w.fee, { collected: 1, canCollect: false })];
-  const option = (c, over = {}) => ({ couponCode: c.couponCode, templateCode: c.templateCode, name: c.name, kind: c.kind, ruleText: c.ruleText, validTo: c.validTo, alone: 20, applied: false, saved: 0, reason: null, ...over });
+  const option = (c, over = {}) => ({ couponCode: c.couponCode, templateCode: c.templateCode, name: c.name, kind: c.kind, ruleText: c.ruleText, validTo: c.validTo, alone: 20, applied: false, saved: 0, reason: null, productCode: c.productCode, inCart: false, ...over });
   const cartCoupons = {
     usable: [option(available[0], { applied: true, saved: 20 }), option(available[3], { alone: 9.1 })],
     unusable: [option(available[1], { alone: 19.8, reason: { code: 'mutex', text: w.mutex } }), option(coupon('C9', 'cashOff', w.big), { alone: 0, reason: { code: 'belowThreshold', text: w.below } })],
