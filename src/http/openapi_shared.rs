@@ -47,6 +47,9 @@ pub fn access(method: &str, path: &str) -> Access {
         _ if under("/me") || under("/addresses") => Access::User,
         "/members/agreement" | "/members/levels" | "/points/deduction-rule" => Access::Public,
         _ if under("/members") || under("/points") => Access::User,
+        // The offers are for everyone (a token only says what its holder collected).
+        "/coupons/offers" => Access::Viewer,
+        _ if under("/coupons") => Access::User,
         "/auth/logout" | "/auth/password/change" => Access::User,
         _ => Access::Public,
     }

@@ -8,6 +8,8 @@ mod board_nodes;
 mod cart;
 mod checkout;
 mod cleanup;
+mod coupon_races;
+mod coupons;
 mod envelope;
 mod geo;
 mod health;

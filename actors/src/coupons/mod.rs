@@ -22,6 +22,8 @@ pub const EXCHANGE_LIMIT: i64 = 10;
 pub const EXCHANGE_WINDOW_MS: i64 = 60_000;
 /// Codes shorter than this are refused without a lookup (and counted as an attempt).
 pub const EXCHANGE_CODE_MIN: usize = 12;
+/// No code is longer; longer text is refused without a lookup.
+pub const EXCHANGE_CODE_MAX: usize = 64;
 /// The most coupons one operations request may issue.
 pub const CHAIN_ISSUE_MAX: i64 = 100;
 
@@ -131,7 +133,8 @@ impl Coupons {
         {
             return Err(ExchangeError::Throttled { retry_after_ms });
         }
-        if code.trim().chars().count() < EXCHANGE_CODE_MIN {
+        let len = code.trim().chars().count();
+        if !(EXCHANGE_CODE_MIN..=EXCHANGE_CODE_MAX).contains(&len) {
             return Err(ExchangeError::Invalid);
         }
         match repo.exchange(user_id, code, now).await? {

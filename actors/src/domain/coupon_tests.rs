@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 use super::*;
-use crate::domain::catalog::{DateRange, TimeWindow};
+use crate::domain::catalog::{DateRange, TimeWindow, PICKUP};
 use crate::domain::hours::china_offset;
 use chrono::TimeZone;
 

@@ -11,7 +11,8 @@ mod issue;
 mod moves;
 
 pub use issue::{
-    issue_in, new_coupon_code, normalise_code, ExchangeOutcome, IssueError, IssueSource, Issued,
+    by_source_in, issue_in, new_coupon_code, normalise_code, ExchangeOutcome, IssueError,
+    IssueSource, Issued,
 };
 pub use moves::{enqueue_return_in, give_back_in, DueReturn, ReturnOutcome, TransferError};
 
