@@ -612,25 +612,44 @@ pub async fn clear_unavailable(
     let snapshot = state.catalogue.get().await;
     let current = state.carts.read(&owner.key).await?;
     let board = cart_board(&state, &snapshot, &current.cart).await?;
-    let disabled: Vec<String> = priced_with(
+    let held = held_coupons(&state, &ctx, &owner).await?;
+    // Disabled lines, and coupon items whose product cannot be had (sold out, off time, gone or
+    // the coupon no longer usable); a coupon item that only misses its threshold stays.
+    let (disabled, gone_items): (Vec<String>, Vec<String>) = priced_with(
         &state,
         &snapshot,
         &current.cart,
         &board,
-        None,
+        held.as_ref(),
         |priced, _| {
-            priced
+            use actors::domain::cart_coupons::CouponItemStatus;
+            let lines = priced
                 .lines
                 .iter()
                 .filter(|l| l.status != actors::domain::cart_pricing::LineStatus::Valid)
                 .map(|l| l.line.id.clone())
-                .collect()
+                .collect();
+            let items = priced
+                .coupon_items
+                .iter()
+                .filter(|i| {
+                    matches!(
+                        i.status,
+                        CouponItemStatus::SoldOut
+                            | CouponItemStatus::OffTime
+                            | CouponItemStatus::Expired
+                    )
+                })
+                .map(|i| i.coupon_code.clone())
+                .collect();
+            (lines, items)
         },
     );
     let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
-        let before = cart.lines.len();
+        let before = (cart.lines.len(), cart.coupon_items.len());
         cart.lines.retain(|l| !disabled.contains(&l.id));
-        Ok(cart.lines.len() != before)
+        cart.coupon_items.retain(|c| !gone_items.contains(c));
+        Ok((cart.lines.len(), cart.coupon_items.len()) != before)
     });
     update_and_render(&state, &ctx, &owner, mutation).await
 }

@@ -364,7 +364,6 @@ async fn a_cancelled_order_gives_its_coupon_back_once() {
     let app = spawn_app().await;
     let items = json!([{"productCode": "SD001", "quantity": 4}]);
     let (token, body) = ready_to_submit(&app, "13512360007", items).await;
-    let user = uid(&app, &token).await;
     let coupon = app
         .post(
             "/api/v1/coupons/collect/CP_CASH_100_20",
@@ -376,6 +375,14 @@ async fn a_cancelled_order_gives_its_coupon_back_once() {
         .as_str()
         .unwrap()
         .to_string();
+    // The cart now applies the coupon: submit with what it shows, and the checkout locks it
+    // in the order's transaction.
+    let cart = app.get_auth("/api/v1/cart", Some(&token)).await;
+    let cart = cart.assert_ok();
+    assert_eq!(cart["osCoupons"], json!([coupon]));
+    let mut body = body;
+    body["orderAmount"] = cart["orderAmount"].clone();
+    body["osCoupons"] = cart["osCoupons"].clone();
     let order_no = app
         .post("/api/v1/orders", &body, Some(&token))
         .await
@@ -383,20 +390,16 @@ async fn a_cancelled_order_gives_its_coupon_back_once() {
         .as_str()
         .unwrap()
         .to_string();
-    // The cart's checkout locks coupons in its transaction (coupons-cart); here the lock is
-    // taken as it does, for the order just submitted.
-    let now = app.clock.now_ms();
-    let mut tx = app.app_state.db.pool().begin().await.unwrap();
-    actors::db::coupons::CouponRepo::lock_in(
-        &mut tx,
-        user,
-        std::slice::from_ref(&coupon),
-        &order_no,
-        now,
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
+    let locked = app
+        .app_state
+        .coupons
+        .repo()
+        .get(&coupon)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(locked.status, CouponStatus::Locked);
+    assert_eq!(locked.order_no.as_deref(), Some(order_no.as_str()));
     app.post(
         &format!("/api/v1/orders/{order_no}/cancel"),
         &json!({}),

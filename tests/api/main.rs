@@ -6,6 +6,7 @@ mod accounts;
 mod addresses;
 mod board_nodes;
 mod cart;
+mod cart_coupons;
 mod checkout;
 mod cleanup;
 mod coupon_races;

@@ -50,6 +50,7 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   }
   const fee = toFen(b.deliveryFee);
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
+  // Waived by the free-delivery threshold, and (its own row, issue 24) by a free-delivery coupon.
   const waived = toFen(b.deliveryFeeWaived);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
   const couponFee = toFen(b.couponDeliveryWaived);

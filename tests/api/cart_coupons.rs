@@ -1,0 +1,846 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Coupons at checkout (issue 24): the best combination by default, the customer's choice
+//! honoured or refused with the reason, exclusions with promotions, stacking groups, free
+//! delivery, product coupon items, visitors and channel 30, submit comparing and locking the
+//! coupons, and 1,000 concurrent checkouts racing for one single-use coupon.
+
+use crate::cart::{add, cart_call, Auth};
+use crate::checkout::{home_address, reserve, submit, submit_body};
+use crate::helpers::{Answer, TestApp};
+use actors::db::coupons::{CouponRepo, IssueSource};
+use actors::domain::catalog::Bilingual;
+use actors::domain::coupon::{CouponKind, CouponStatus, CouponTemplate, Validity};
+use actors::domain::money::Fen;
+use actors::domain::promotion::Scope;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+pub(crate) fn template(code: &str, kind: CouponKind) -> CouponTemplate {
+    CouponTemplate {
+        template_code: code.into(),
+        name: Bilingual {
+            cn: format!("券{code}"),
+            en: format!("Coupon {code}"),
+        },
+        kind,
+        scope: Scope::default(),
+        effective_rule: None,
+        channels: Vec::new(),
+        stack_group: None,
+        excludes: Vec::new(),
+        total_limit: None,
+        per_user_limit: None,
+        validity: Validity::AfterIssue { days: 30 },
+        collectable: false,
+        transferable: true,
+        sort: 0,
+    }
+}
+
+pub(crate) fn cash(code: &str, threshold: i64, off: i64) -> CouponTemplate {
+    template(
+        code,
+        CouponKind::CashOff {
+            threshold: Fen(threshold),
+            off: Fen(off),
+        },
+    )
+}
+
+/// Saves the template and issues one coupon of it to `user_id`; answers the coupon code.
+pub(crate) async fn give(app: &TestApp, t: &CouponTemplate, user_id: i64, key: &str) -> String {
+    let repo = CouponRepo::new(app.app_state.db.clone());
+    let now = app.clock.now_ms();
+    repo.upsert_template(t, now).await.unwrap();
+    repo.issue(
+        &t.template_code,
+        user_id,
+        IssueSource::Chain,
+        Some(key),
+        now,
+    )
+    .await
+    .unwrap()
+    .coupon()
+    .coupon_code
+    .clone()
+}
+
+pub(crate) async fn user_id(app: &TestApp, token: &str) -> i64 {
+    let me = app.get_auth("/api/v1/me", Some(token)).await;
+    let me = me.assert_ok();
+    me["id"].as_i64().or_else(|| me["userId"].as_i64()).unwrap()
+}
+
+async fn coupons(app: &TestApp, token: &str) -> Value {
+    cart_call(
+        app,
+        Method::GET,
+        "/api/v1/cart/coupons",
+        None,
+        Auth::User(token),
+    )
+    .await
+    .assert_ok()
+    .clone()
+}
+
+async fn choose(app: &TestApp, token: &str, body: Value) -> Answer {
+    cart_call(
+        app,
+        Method::POST,
+        "/api/v1/cart/coupons",
+        Some(&body),
+        Auth::User(token),
+    )
+    .await
+}
+
+async fn cart(app: &TestApp, token: &str) -> Value {
+    cart_call(app, Method::GET, "/api/v1/cart", None, Auth::User(token))
+        .await
+        .assert_ok()
+        .clone()
+}
+
+fn yuan(v: &Value) -> i64 {
+    (v.as_f64().unwrap() * 100.0).round() as i64
+}
+
+/// The cart response adds up: orderAmount = priceOfProduct − activityAmount −
+/// couponDiscountsAmount + deliveryFeeAfterPE − couponDeliveryFee, and so does the breakdown.
+fn assert_adds_up(c: &Value) {
+    let sum =
+        yuan(&c["priceOfProduct"]) - yuan(&c["discountAmount"]) - yuan(&c["couponDiscountsAmount"])
+            + yuan(&c["deliveryFeeAfterPE"])
+            - yuan(&c["couponDeliveryFee"]);
+    assert_eq!(sum, yuan(&c["orderAmount"]), "{c}");
+    let b = &c["breakdown"];
+    let sum = yuan(&b["productAmount"]) - yuan(&b["discountAmount"]) + yuan(&b["deliveryFee"])
+        - yuan(&b["deliveryFeeWaived"])
+        - yuan(&b["couponDeliveryWaived"]);
+    assert_eq!(sum, yuan(&b["payable"]), "{b}");
+    assert_eq!(yuan(&b["payable"]), yuan(&c["orderAmount"]));
+    assert_eq!(yuan(&b["couponAmount"]), yuan(&c["couponDiscountsAmount"]));
+}
+
+fn option<'a>(list: &'a Value, code: &str) -> &'a Value {
+    ["usable", "unusable"]
+        .iter()
+        .flat_map(|k| list[*k].as_array().unwrap())
+        .find(|o| o["couponCode"] == code)
+        .unwrap_or_else(|| panic!("{code} not listed: {list}"))
+}
+
+fn codes(v: &Value) -> Vec<String> {
+    let mut c: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    c.sort();
+    c
+}
+
+#[tokio::test]
+async fn the_best_combination_by_default_and_the_choice_honoured_or_refused() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360001").await;
+    let uid = user_id(&app, &token).await;
+    let a = give(&app, &cash("A50", 5000, 1000), uid, "a").await;
+    let mut b = cash("B30", 3000, 800);
+    b.stack_group = Some("G".into());
+    let mut c = cash("C30", 3000, 1200);
+    c.stack_group = Some("G".into());
+    let b = give(&app, &b, uid, "b").await;
+    let c = give(&app, &c, uid, "c").await;
+    let free = template(
+        "FREE",
+        CouponKind::FreeDelivery {
+            threshold: Fen::ZERO,
+        },
+    );
+    let f = give(&app, &free, uid, "f").await;
+    let d = give(&app, &cash("D100", 10000, 3000), uid, "d").await;
+
+    // Two wings (¥64) for delivery: the fee is ¥6 (free from ¥99), no promotion applies.
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "SD001", "quantity": 2}]),
+    )
+    .await;
+    let best = cart(&app, &token).await;
+    assert_eq!(codes(&best["osCoupons"]), {
+        let mut v = vec![a.clone(), c.clone(), f.clone()];
+        v.sort();
+        v
+    });
+    assert_eq!(yuan(&best["couponDiscountsAmount"]), 2200);
+    assert_eq!(yuan(&best["cashCouponAmount"]), 2200);
+    assert_eq!(yuan(&best["couponDeliveryFee"]), 600);
+    assert_eq!(yuan(&best["orderAmount"]), 6400 - 2200);
+    assert_eq!(best["couponsAuto"], true);
+    assert_adds_up(&best);
+    // The stacking group is explained.
+    let beans = best["couponMutexBeans"].to_string();
+    assert!(beans.contains("B30") && beans.contains("C30"), "{beans}");
+
+    let list = coupons(&app, &token).await;
+    assert_eq!(list["auto"], true);
+    assert_eq!(option(&list, &c)["applied"], true);
+    let lost = option(&list, &b);
+    assert_eq!(lost["reason"]["code"], "mutex");
+    assert!(
+        lost["reason"]["text"].as_str().unwrap().contains("券C30"),
+        "{lost}"
+    );
+    let far = option(&list, &d);
+    assert_eq!(far["reason"]["code"], "belowThreshold");
+    assert_eq!(far["reason"]["text"], "再买¥36.00可用");
+    assert!(list["unusable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["couponCode"] == d.as_str()));
+
+    // The customer's choice: exactly B.
+    let chosen = choose(&app, &token, json!({"couponCodes": [b]})).await;
+    let chosen = chosen.assert_ok();
+    assert_eq!(codes(&chosen["osCoupons"]), vec![b.clone()]);
+    assert_eq!(chosen["couponsAuto"], false);
+    assert_eq!(yuan(&chosen["orderAmount"]), 6400 - 800 + 600);
+    assert_adds_up(chosen);
+
+    // Refused, saying why, the cart unchanged: two of one group; one below its threshold.
+    let refused = choose(&app, &token, json!({"couponCodes": [b, c]})).await;
+    refused.assert_error(400, "-8");
+    assert!(
+        refused.err_msg().contains("不可同时使用"),
+        "{}",
+        refused.err_msg()
+    );
+    assert_eq!(codes(&refused.data()["osCoupons"]), vec![b.clone()]);
+    let refused = choose(&app, &token, json!({"couponCodes": [d]})).await;
+    refused.assert_error(400, "-8");
+    assert!(
+        refused.err_msg().contains("再买¥36.00可用"),
+        "{}",
+        refused.err_msg()
+    );
+    // In English too.
+    let en = app
+        .call(
+            Method::POST,
+            "/api/v1/cart/coupons",
+            Some(&json!({"couponCodes": [d]})),
+            Some(&token),
+            &[("Accept-Language", "en")],
+        )
+        .await;
+    assert!(
+        en.err_msg().contains("Spend ¥36.00 more"),
+        "{}",
+        en.err_msg()
+    );
+    // Unknown coupon: 404.
+    choose(&app, &token, json!({"couponCodes": ["NOPE"]}))
+        .await
+        .assert_error(404, "404");
+
+    // No coupon at all, then back to the best.
+    let none = choose(&app, &token, json!({"none": true})).await;
+    assert_eq!(none.assert_ok()["osCoupons"], json!([]));
+    assert_eq!(yuan(&none.data()["orderAmount"]), 6400 + 600);
+    let auto = choose(&app, &token, json!({"couponCodes": []})).await;
+    assert_eq!(yuan(&auto.assert_ok()["orderAmount"]), 6400 - 2200);
+}
+
+#[tokio::test]
+async fn a_coupon_and_a_promotion_that_exclude_each_other() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360002").await;
+    let uid = user_id(&app, &token).await;
+    // R003: the second drink half price (¥4 off two colas). The coupon saves ¥5 and
+    // never goes with R003.
+    let mut e = cash("E10", 1000, 500);
+    e.excludes = vec!["R003".into()];
+    let e = give(&app, &e, uid, "e").await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "DR001", "quantity": 2}, {"productCode": "SD001", "quantity": 3}]),
+    )
+    .await;
+    let best = cart(&app, &token).await;
+    assert_eq!(codes(&best["osCoupons"]), vec![e.clone()]);
+    let r003 = best["availableRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "R003")
+        .unwrap();
+    assert_eq!(r003["reason"], "mutex");
+    assert!(
+        r003["reasonMsg"].as_str().unwrap().contains("券E10"),
+        "{r003}"
+    );
+    assert_adds_up(&best);
+    let beans = best["couponMutexBeans"].to_string();
+    assert!(beans.contains("E10") && beans.contains("R003"), "{beans}");
+
+    // The customer picks the promotion: the coupon gives way and says so.
+    let chose = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/rules",
+        Some(&json!({"ruleId": "R003"})),
+        Auth::User(&token),
+    )
+    .await;
+    assert_eq!(chose.assert_ok()["osCoupons"], json!([]));
+    let list = coupons(&app, &token).await;
+    let o = option(&list, &e);
+    assert_eq!(o["reason"]["code"], "mutex");
+    assert!(
+        o["reason"]["text"].as_str().unwrap().contains("您已选择"),
+        "{o}"
+    );
+    // Choosing the coupon now puts it first: the promotion gives way.
+    let back = choose(&app, &token, json!({"couponCodes": [e]})).await;
+    assert_eq!(codes(&back.assert_ok()["osCoupons"]), vec![e.clone()]);
+    assert_adds_up(back.data());
+}
+
+#[tokio::test]
+async fn product_coupons_put_their_product_in_the_cart() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360003").await;
+    let uid = user_id(&app, &token).await;
+    let side = template(
+        "SIDE99",
+        CouponKind::ProductAtPrice {
+            product_code: "SD003".into(),
+            price: Fen(990),
+            threshold: Fen(5000),
+        },
+    );
+    let side = give(&app, &side, uid, "s").await;
+    let drink = template(
+        "COLA",
+        CouponKind::ExchangeProduct {
+            product_code: "DR001".into(),
+        },
+    );
+    let drink = give(&app, &drink, uid, "d").await;
+    add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
+
+    // ¥32 is below the ¥50 the ¥9.90 cheese sticks need: refused with the gap.
+    let refused = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": side})),
+        Auth::User(&token),
+    )
+    .await;
+    refused.assert_error(400, "-8");
+    assert!(
+        refused.err_msg().contains("再买¥18.00可用"),
+        "{}",
+        refused.err_msg()
+    );
+    assert_eq!(refused.data()["couponItems"], json!([]));
+    // A cash coupon is not a product coupon.
+    let not_product = give(&app, &cash("X1", 0, 100), uid, "x").await;
+    cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": not_product})),
+        Auth::User(&token),
+    )
+    .await
+    .assert_error(400, "400");
+
+    add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
+    let with = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": side})),
+        Auth::User(&token),
+    )
+    .await;
+    let with = with.assert_ok().clone();
+    let item = &with["couponItems"][0];
+    assert_eq!(item["productCode"], "SD003");
+    assert_eq!(yuan(&item["originalPrice"]), 2200);
+    assert_eq!(yuan(&item["unitPrice"]), 990);
+    assert!(codes(&with["osCoupons"]).contains(&side));
+    assert_adds_up(&with);
+    // The exchange coupon: a free cola.
+    let both = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": drink})),
+        Auth::User(&token),
+    )
+    .await;
+    let both = both.assert_ok().clone();
+    assert_eq!(both["couponItems"].as_array().unwrap().len(), 2);
+    assert_eq!(both["exchangeCouponBeans"][0]["productCode"], "DR001");
+    assert_adds_up(&both);
+    let breakdown = both["breakdown"].to_string();
+    assert!(breakdown.contains(&format!("coupon-{side}")), "{breakdown}");
+
+    // Taking the cart below ¥50 leaves the cheese sticks uncharged, saying why.
+    let line = both["items"][0]["id"].as_str().unwrap().to_string();
+    let less = cart_call(
+        &app,
+        Method::PATCH,
+        "/api/v1/cart/items",
+        Some(&json!({"items": [{"id": line, "action": "decrease"}]})),
+        Auth::User(&token),
+    )
+    .await;
+    let less = less.assert_ok().clone();
+    assert_eq!(less["effectOutCouponItems"][0]["couponCode"], side.as_str());
+    assert_eq!(
+        less["effectOutCouponItems"][0]["disableReason"],
+        "belowThreshold"
+    );
+    assert_adds_up(&less);
+
+    // The crew 86es the cola: the free cola shows sold out, uncharged; clearing what cannot
+    // be had drops it, and the cheese sticks (only short of their threshold) stay.
+    let staff = crate::payments::tablet_login(&app, "SH001").await;
+    app.put(
+        "/api/v1/tablet/products/DR001/availability",
+        &json!({"soldOut": true}),
+        Some(&staff),
+    )
+    .await
+    .assert_ok();
+    let sold = cart(&app, &token).await;
+    assert_eq!(sold["saleOutCouponItems"][0]["couponCode"], drink.as_str());
+    assert_eq!(sold["saleOutCouponItems"][0]["disableReason"], "soldOut");
+    assert_adds_up(&sold);
+    let cleared = cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/clear-unavailable",
+        None,
+        Auth::User(&token),
+    )
+    .await;
+    let cleared = cleared.assert_ok().clone();
+    assert_eq!(cleared["saleOutCouponItems"], json!([]));
+    assert_eq!(
+        cleared["effectOutCouponItems"][0]["couponCode"],
+        side.as_str()
+    );
+
+    // Removed from the cart, the coupon stays the customer's.
+    let removed = cart_call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/cart/coupon-items/{side}"),
+        None,
+        Auth::User(&token),
+    )
+    .await;
+    assert_eq!(
+        removed.assert_ok()["effectOutCouponItems"],
+        json!([]),
+        "gone"
+    );
+    cart_call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/cart/coupon-items/{side}"),
+        None,
+        Auth::User(&token),
+    )
+    .await
+    .assert_error(404, "404");
+    assert!(coupons(&app, &token).await["usable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["couponCode"] == side.as_str()));
+}
+
+#[tokio::test]
+async fn visitors_and_the_partner_channel_see_no_coupons() {
+    let app = crate::helpers::spawn_app().await;
+    let visitor = add(&app, Auth::None, json!([{"productCode": "SD001"}])).await;
+    let cart_token = visitor["cartToken"].as_str().unwrap().to_string();
+    let list = cart_call(
+        &app,
+        Method::GET,
+        "/api/v1/cart/coupons",
+        None,
+        Auth::Visitor(&cart_token),
+    )
+    .await;
+    assert_eq!(
+        list.assert_ok(),
+        &json!({"usable": [], "unusable": [], "applied": [], "auto": true, "couponDiscountsAmount": 0.0})
+    );
+    cart_call(
+        &app,
+        Method::POST,
+        "/api/v1/cart/coupons",
+        Some(&json!({"couponCodes": []})),
+        Auth::Visitor(&cart_token),
+    )
+    .await
+    .assert_error(401, "401");
+
+    let token = app.register("13512360004").await;
+    let uid = user_id(&app, &token).await;
+    give(&app, &cash("P30", 0, 500), uid, "p").await;
+    add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
+    let partner = [("X-Channel-Id", "30")];
+    let list = app
+        .call(
+            Method::GET,
+            "/api/v1/cart/coupons",
+            None,
+            Some(&token),
+            &partner,
+        )
+        .await;
+    assert_eq!(list.assert_ok()["usable"], json!([]));
+    let cart30 = app
+        .call(Method::GET, "/api/v1/cart", None, Some(&token), &partner)
+        .await;
+    assert_eq!(cart30.assert_ok()["osCoupons"], json!([]));
+    app.call(
+        Method::POST,
+        "/api/v1/cart/coupons",
+        Some(&json!({"couponCodes": []})),
+        Some(&token),
+        &partner,
+    )
+    .await
+    .assert_error(404, "404");
+    // Elsewhere the same customer gets the coupon.
+    assert_eq!(
+        cart(&app, &token).await["osCoupons"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn submit_compares_and_locks_the_coupons() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360005").await;
+    let uid = user_id(&app, &token).await;
+    let address = home_address(&app, &token).await;
+    let coupon = give(&app, &cash("S20", 5000, 2000), uid, "s").await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "SD001", "quantity": 2}]),
+    )
+    .await;
+    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    assert_eq!(codes(&priced["osCoupons"]), vec![coupon.clone()]);
+    let mut body = submit_body(&priced, Some(address), "online");
+    // Without the coupons the customer saw: -6 with the cart, nothing created.
+    submit(&app, &token, &body, "k-no-coupons")
+        .await
+        .assert_error(409, "-6");
+    body["osCoupons"] = priced["osCoupons"].clone();
+    let order = submit(&app, &token, &body, "k-1").await;
+    let order = order.assert_ok().clone();
+    assert_eq!(yuan(&order["orderAmount"]), 6400 - 2000 + 600);
+    let repo = CouponRepo::new(app.app_state.db.clone());
+    let locked = repo.get(&coupon).await.unwrap().unwrap();
+    assert_eq!(locked.status, CouponStatus::Locked);
+    assert_eq!(locked.order_no.as_deref(), order["orderNo"].as_str());
+    // The order keeps the coupons and the breakdown with their entry.
+    let detail = app
+        .get_auth(
+            &format!("/api/v1/orders/{}", order["orderNo"].as_str().unwrap()),
+            Some(&token),
+        )
+        .await;
+    let detail = detail.assert_ok();
+    let entries = detail["breakdown"]["discounts"].as_array().unwrap();
+    assert!(
+        entries.iter().any(|e| e["couponCode"] == coupon.as_str()),
+        "{entries:?}"
+    );
+    assert_eq!(yuan(&detail["breakdown"]["payable"]), 6400 - 2000 + 600);
+    // The cart is empty and the coupon no longer offered.
+    let after = cart(&app, &token).await;
+    assert_eq!(after["osCoupons"], json!([]));
+    assert_eq!(coupons(&app, &token).await["usable"], json!([]));
+}
+
+/// 1,000 checkouts racing for one single-use coupon, each from its own cart through the real
+/// `Checkout` path (one user has one cart, and its session runs one checkout at a time, so
+/// the race is between carts: each checkout's transaction locks the same coupon for the
+/// coupon's owner). Exactly one order commits; every other checkout is told the coupon was
+/// taken and created nothing.
+#[tokio::test]
+async fn a_thousand_checkouts_race_for_one_coupon() {
+    use actors::carts::{CartFailure, CartKey, Checkout};
+    use actors::db::orders::NewOrder;
+    use actors::domain::cart::Cart;
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360006").await;
+    let uid = user_id(&app, &token).await;
+    let coupon = give(&app, &cash("ONCE", 0, 500), uid, "once").await;
+    let racers = 1000;
+    let state = app.app_state.clone();
+    let tasks: Vec<_> = (0..racers)
+        .map(|i| {
+            let state = state.clone();
+            let coupon = coupon.clone();
+            tokio::spawn(async move {
+                let order_no = format!("RACE{i:06}");
+                let order = NewOrder {
+                    order_no,
+                    user_id: uid,
+                    store_code: "SH001".into(),
+                    order_type: 1,
+                    state: 5,
+                    progress: 0,
+                    payment_type: "online".into(),
+                    is_book: false,
+                    order_time: 0,
+                    product_amount: Fen(3200),
+                    discount_amount: Fen::ZERO,
+                    delivery_fee: Fen::ZERO,
+                    order_amount: Fen(2700),
+                    doc: json!({"coupons": [coupon]}),
+                    lines: Vec::new(),
+                    created_at: 0,
+                };
+                state
+                    .carts
+                    .checkout(
+                        &CartKey::Visitor(format!("race-{i}")),
+                        Checkout {
+                            read_version: 0,
+                            order,
+                            emptied: Cart::default(),
+                            idempotency: None,
+                            points_hold: None,
+                            coupons_lock: Some((uid, vec![coupon])),
+                        },
+                    )
+                    .await
+            })
+        })
+        .collect();
+    let mut won = 0;
+    let mut taken = 0;
+    let mut other = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => won += 1,
+            Err(CartFailure::CouponTaken(_)) => taken += 1,
+            Err(e) => other.push(e.to_string()),
+        }
+    }
+    assert_eq!(won, 1, "taken {taken}, other {other:?}");
+    assert_eq!(taken + other.len(), racers - 1);
+    // Whatever else failed (a busy database), nothing but the winner was created.
+    let orders = actors::db::orders::OrderRepo::new(state.db.clone())
+        .count_for_user(uid)
+        .await
+        .unwrap();
+    assert_eq!(orders, 1, "other failures: {other:?}");
+    let repo = CouponRepo::new(state.db.clone());
+    let c = repo.get(&coupon).await.unwrap().unwrap();
+    assert_eq!(c.status, CouponStatus::Locked);
+    let events = repo.events(&coupon).await.unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e.to_status == CouponStatus::Locked)
+            .count(),
+        1
+    );
+    println!(
+        "coupon race on {}: {racers} checkouts, 1 order, {taken} told taken, {} other",
+        crate::helpers::backend(),
+        other.len()
+    );
+}
+
+#[tokio::test]
+async fn the_coupon_routes_are_documented() {
+    let app = crate::helpers::spawn_app().await;
+    let doc = app.get("/api-docs/openapi.json").await.body;
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, method) in [
+        ("/cart/coupons", "get"),
+        ("/cart/coupons", "post"),
+        ("/cart/coupon-items", "post"),
+        ("/cart/coupon-items/{couponCode}", "delete"),
+    ] {
+        assert!(
+            paths[&format!("/api/v1{path}")].get(method).is_some(),
+            "{method} {path} missing"
+        );
+    }
+}
+
+/// Submits the cart with what it shows (amounts and osCoupons): the order number.
+async fn order_with_coupons(app: &TestApp, token: &str, address: i64) -> (String, Value) {
+    let priced = reserve(app, token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    let mut body = submit_body(&priced, Some(address), "online");
+    body["osCoupons"] = priced["osCoupons"].clone();
+    let key = format!("k-{}", app.clock.now_ms());
+    let order = submit(app, token, &body, &key).await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+    (order_no, priced)
+}
+
+/// Paying uses the coupon; cancelling an unpaid order, or letting it expire unpaid, gives it
+/// back (RETURNED) and the next cart applies it again.
+#[tokio::test]
+async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
+    use crate::payments::{create_payment, pay_at_cashier, until_state};
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360007").await;
+    let uid = user_id(&app, &token).await;
+    let address = home_address(&app, &token).await;
+    let coupon = give(&app, &cash("J20", 5000, 2000), uid, "j").await;
+    let repo = CouponRepo::new(app.app_state.db.clone());
+    let status = |code: String| {
+        let repo = repo.clone();
+        async move { repo.get(&code).await.unwrap().unwrap().status }
+    };
+    let wings = json!([{"productCode": "SD001", "quantity": 2}]);
+
+    // Cancelled before payment: back.
+    add(&app, Auth::User(&token), wings.clone()).await;
+    let (first, priced) = order_with_coupons(&app, &token, address).await;
+    assert_eq!(codes(&priced["osCoupons"]), vec![coupon.clone()]);
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Locked);
+    app.post(
+        &format!("/api/v1/orders/{first}/cancel"),
+        &json!({}),
+        Some(&token),
+    )
+    .await
+    .assert_ok();
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Returned);
+
+    // Expired unpaid: back again.
+    add(&app, Auth::User(&token), wings.clone()).await;
+    let (second, priced) = order_with_coupons(&app, &token, address).await;
+    assert_eq!(
+        codes(&priced["osCoupons"]),
+        vec![coupon.clone()],
+        "usable again"
+    );
+    create_payment(&app, &token, &second).await;
+    app.clock.advance_ms(31 * 60_000);
+    app.app_state.payments.expire_due().await.unwrap();
+    until_state(&app, &token, &second, 9).await;
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Returned);
+
+    // Paid: used, and no longer offered.
+    add(&app, Auth::User(&token), wings).await;
+    let (third, _) = order_with_coupons(&app, &token, address).await;
+    let payment = create_payment(&app, &token, &third).await;
+    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
+    until_state(&app, &token, &third, 6).await;
+    for _ in 0..100 {
+        if status(coupon.clone()).await == CouponStatus::Used {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(status(coupon.clone()).await, CouponStatus::Used);
+    assert_eq!(coupons(&app, &token).await["usable"], json!([]));
+    let events = repo.events(&coupon).await.unwrap();
+    let moves: Vec<CouponStatus> = events.iter().map(|e| e.to_status).collect();
+    assert_eq!(
+        moves,
+        vec![
+            CouponStatus::Issued,
+            CouponStatus::Locked,
+            CouponStatus::Returned,
+            CouponStatus::Locked,
+            CouponStatus::Returned,
+            CouponStatus::Locked,
+            CouponStatus::Used
+        ]
+    );
+}
+
+/// Points come last: their 50 % cap is measured on the amount after coupons, and the order's
+/// breakdown holds coupons and points together, adding up.
+#[tokio::test]
+async fn the_points_cap_is_measured_after_coupons() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360008").await;
+    let version = app.get("/api/v1/members/agreement").await.assert_ok()["version"].clone();
+    app.post(
+        "/api/v1/members/join",
+        &json!({"agreementVersion": version}),
+        Some(&token),
+    )
+    .await
+    .assert_ok();
+    let uid = user_id(&app, &token).await;
+    app.app_state
+        .loyalty
+        .adjust(uid, "seed-coupon-points", 100_000, "test")
+        .await
+        .unwrap();
+    let address = home_address(&app, &token).await;
+    let coupon = give(&app, &cash("PT20", 5000, 2000), uid, "pt").await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "SD001", "quantity": 2}]),
+    )
+    .await;
+    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    // ¥64 − ¥20 + ¥6 = ¥50: at most half of it in points.
+    assert_eq!(yuan(&priced["orderAmount"]), 5000);
+    assert_eq!(priced["pointsDeduction"]["usablePoints"], 2500);
+    let mut body = submit_body(&priced, Some(address), "online");
+    body["osCoupons"] = json!([coupon]);
+    body["pointsDeductions"] = json!(2501);
+    let over = submit(&app, &token, &body, "k-over").await;
+    assert_eq!(over.status, 400, "{}", over.body);
+    body["pointsDeductions"] = json!(2500);
+    let order = submit(&app, &token, &body, "k-ok").await;
+    let order = order.assert_ok().clone();
+    assert_eq!(yuan(&order["orderAmount"]), 2500);
+    let detail = app
+        .get_auth(
+            &format!("/api/v1/orders/{}", order["orderNo"].as_str().unwrap()),
+            Some(&token),
+        )
+        .await;
+    let b = &detail.assert_ok()["breakdown"];
+    assert_eq!(yuan(&b["couponAmount"]), 2000);
+    assert_eq!(b["pointsUsed"], 2500);
+    assert_eq!(
+        yuan(&b["productAmount"]) - yuan(&b["discountAmount"]) + yuan(&b["deliveryFee"])
+            - yuan(&b["deliveryFeeWaived"])
+            - yuan(&b["couponDeliveryWaived"])
+            - yuan(&b["pointsDeduction"]),
+        yuan(&b["payable"])
+    );
+}
