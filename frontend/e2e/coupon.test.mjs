@@ -184,7 +184,10 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     assert.deepEqual(await otherLanguage(desk.page, 'en'), []);
     await shot(desk.page, 'coupon-11-en-1280-received');
 
-    // Alice's pages in English on the desktop, and Bob's in Chinese on the phone.
+    // Alice's pages in English on the desktop, and Bob's in Chinese on the phone: each in a
+    // browser of its own (a running page would write its own session back over the new one).
+    await desk.close();
+    desk = await openBrowser({ viewport: { width: 1280, height: 800 } });
     await logIn(desk.page, base, alice);
     await desk.page.evaluate(() => localStorage.setItem('pz:lang', JSON.stringify({ v: 'en', e: null })));
     await desk.page.goto(base + '/my/coupon/list');
@@ -210,11 +213,17 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     assert.deepEqual(withItem.couponItems.map((i) => i.couponCode), [side.couponCode]);
     await item.scrollIntoViewIfNeeded();
     await shot(desk.page, 'coupon-13b-en-1280-coupon-item');
-    await logIn(page, base, bob);
-    await page.goto(base + '/my/coupon/list');
-    await page.getByTestId(`coupon-${bobs[0].couponCode}`).waitFor();
-    assert.deepEqual(await otherLanguage(page, 'zh'), []);
-    await shot(page, 'coupon-14-zh-received');
+    const bobPhone = await openBrowser();
+    try {
+      await logIn(bobPhone.page, base, bob);
+      await bobPhone.page.goto(base + '/my/coupon/list');
+      await bobPhone.page.getByTestId(`coupon-${bobs[0].couponCode}`).waitFor();
+      assert.deepEqual(await otherLanguage(bobPhone.page, 'zh'), []);
+      await shot(bobPhone.page, 'coupon-14-zh-received');
+      assert.deepEqual(bobPhone.problems, []);
+    } finally {
+      await bobPhone.close();
+    }
 
     assert.deepEqual(problems, []);
     assert.deepEqual(desk.problems, []);
