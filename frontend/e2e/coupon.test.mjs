@@ -106,7 +106,9 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     assert.equal(await page.locator('[data-testid="coupon-list"] > li').count(), mine.length);
     await shot(page, 'coupon-04-list');
 
-    // Checkout: the server applies the best combination by itself.
+    // Checkout: the server applies the best combination by itself. A free-delivery coupon does
+    // nothing for a pickup order: the picker says why.
+    const fee = await call(base, 'POST', '/coupons/collect/CP_FREE_DELIVERY', { token });
     await bigCart(base, token);
     await page.goto(base + '/order/submit');
     const row = page.getByTestId('checkout-coupons');
@@ -120,6 +122,8 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     const picker = page.getByTestId('coupon-picker');
     await picker.waitFor();
     assert.equal(await page.getByTestId(`coupon-option-${collected.couponCode}`).getAttribute('aria-checked'), 'true');
+    assert.match(await page.getByTestId(`coupon-option-${fee.couponCode}-why`).innerText(), /外送/);
+    assert.ok(await page.getByTestId(`coupon-option-${fee.couponCode}`).isDisabled(), 'a coupon that cannot apply cannot be chosen');
     await shot(page, 'coupon-06-picker');
     // No coupon: the amount goes up by what it saved; the best again brings it back.
     const withCoupon = await page.getByTestId('checkout-total').getAttribute('data-amount');
