@@ -109,6 +109,8 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     // Checkout: the server applies the best combination by itself. A free-delivery coupon does
     // nothing for a pickup order: the picker says why.
     const fee = await call(base, 'POST', '/coupons/collect/CP_FREE_DELIVERY', { token });
+    // A second coupon of the same stacking group (CASH): only one of the two goes on an order.
+    const small = await call(base, 'POST', '/coupons/collect/CP_CASH_50_8', { token });
     await bigCart(base, token);
     await page.goto(base + '/order/submit');
     const row = page.getByTestId('checkout-coupons');
@@ -124,7 +126,15 @@ test('collect, exchange a code, apply at checkout, pay, cancel and get it back; 
     assert.equal(await page.getByTestId(`coupon-option-${collected.couponCode}`).getAttribute('aria-checked'), 'true');
     assert.match(await page.getByTestId(`coupon-option-${fee.couponCode}-why`).innerText(), /外送/);
     assert.ok(await page.getByTestId(`coupon-option-${fee.couponCode}`).isDisabled(), 'a coupon that cannot apply cannot be chosen');
+    assert.match(await page.getByTestId('coupon-mutex').innerText(), new RegExp(`${cashOffer.name}与${small.name.replace(/[()（）]/g, '.')}不可同时使用|${small.name.replace(/[()（）]/g, '.')}与${cashOffer.name}不可同时使用`));
     await shot(page, 'coupon-06-picker');
+    // Choosing the other one of the group replaces the first (the server's answer).
+    await page.getByTestId(`coupon-option-${small.couponCode}`).click();
+    await page.locator(`[data-testid="coupon-option-${small.couponCode}"][aria-checked="true"]`).waitFor();
+    assert.equal(await page.getByTestId(`coupon-option-${collected.couponCode}`).getAttribute('aria-checked'), 'false');
+    assert.deepEqual((await call(base, 'GET', '/cart?pageName=orderSubmit', { token })).osCoupons, [small.couponCode]);
+    await page.getByTestId('coupon-auto').click();
+    await page.locator(`[data-testid="coupon-option-${collected.couponCode}"][aria-checked="true"]`).waitFor();
     // No coupon: the amount goes up by what it saved; the best again brings it back.
     const withCoupon = await page.getByTestId('checkout-total').getAttribute('data-amount');
     await page.getByTestId('coupon-none').click();

@@ -190,7 +190,7 @@ function OptionRow({ option: o, disabled, onTap }: { option: CouponOption; disab
         type="button"
         role="checkbox"
         aria-checked={o.applied || o.inCart}
-        className={`cpn-opt${o.applied ? ' cpn-opt--on' : ''}${o.reason ? ' cpn-opt--off' : ''}`}
+        className={`cpn-opt${o.applied ? ' cpn-opt--on' : ''}${o.reason ? (canTap(o) ? ' cpn-opt--aside' : ' cpn-opt--off') : ''}`}
         disabled={disabled}
         onClick={onTap}
         data-testid={`coupon-option-${o.couponCode}`}
