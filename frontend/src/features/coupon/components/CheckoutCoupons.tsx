@@ -6,7 +6,7 @@ import { useLang, useT } from '@/lib/i18n';
 import { formatFen, toFen } from '@/lib/money';
 import type { Cart, CartCoupons, ChooseCouponsInput, CouponOption } from '@/lib/api/types';
 import { formatDay, lastDay } from '../dates';
-import { allOptions, canTap, couponSummary, isProductCoupon, mutexGroups, tapAction } from '../picker';
+import { allOptions, canTap, couponSummary, isProductCoupon, mutexGroups, tapAction, type PickerAction } from '../picker';
 import { useCartCoupons } from '../store/cartCoupons';
 import './Coupon.css';
 
@@ -56,7 +56,7 @@ export function CheckoutCoupons({ cart, busy = false, onChoose, onAddItem, onRem
   const summary = couponSummary(cart, coupons);
   const appliedNames = coupons ? allOptions(coupons).filter((o) => o.applied).map((o) => o.name) : [];
 
-  const act = async (input: { kind: 'choose'; input: ChooseCouponsInput } | { kind: 'addItem' | 'removeItem'; couponCode: string }) => {
+  const act = async (input: PickerAction) => {
     if (acting || busy) return;
     setActing(true);
     let next = shown.current ?? version;
@@ -101,7 +101,7 @@ interface PickerProps {
   cart: Cart;
   coupons: CartCoupons | null;
   disabled: boolean;
-  onAct: (a: ReturnType<typeof tapAction>) => void;
+  onAct: (a: PickerAction) => void;
   onDone: () => void;
 }
 
