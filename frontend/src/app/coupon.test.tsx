@@ -164,6 +164,22 @@ describe('/my/coupon/list', () => {
     await waitFor(() => expect(reads).toBe(before + 1));
   });
 
+  it('loads the next page on demand and says when that is all', async () => {
+    const pages: Record<string, unknown> = {
+      '1': { list: [makeCoupon({ couponCode: 'P1' })], page: 1, pageSize: 1, total: 2, hasMore: true },
+      '2': { list: [makeCoupon({ couponCode: 'P2' })], page: 2, pageSize: 1, total: 2, hasMore: false },
+    };
+    api({ 'GET /coupons': (url) => pages[url.searchParams.get('page') ?? '1'] });
+    logIn();
+    renderApp('/my/coupon/list');
+    await screen.findByTestId('coupon-P1');
+    await userEvent.click(screen.getByTestId('coupon-more'));
+    expect(await screen.findByTestId('coupon-P2')).toBeInTheDocument();
+    expect(screen.getByTestId('coupon-P1')).toBeInTheDocument();
+    expect(screen.queryByTestId('coupon-more')).toBeNull();
+    expect(screen.getByText('没有更多了')).toBeInTheDocument();
+  });
+
   it('reads in English with English words', async () => {
     api();
     logIn();
