@@ -287,12 +287,9 @@ async fn a_give_back_retried_after_a_crash_and_run_concurrently_returns_once() {
         .coupon_code
         .clone();
     checkout(&app, uid, &code, "CRASH1").await.unwrap();
-    // The order closes; the worker starts the give-back and dies before committing.
-    sqlx::query("UPDATE orders SET state = 3 WHERE order_no = 'CRASH1'")
-        .execute(app.app_state.db.pool())
-        .await
-        .unwrap();
-    repo.enqueue_return("CRASH1", "cancelled", now)
+    // The order closes: its give-back is on the outbox (due in an hour, so the app's own sweep,
+    // every 500 ms in tests, leaves it to us); a worker starts it and dies before committing.
+    repo.enqueue_return("CRASH1", "cancelled", now + 3_600_000)
         .await
         .unwrap();
     {
@@ -307,6 +304,10 @@ async fn a_give_back_retried_after_a_crash_and_run_concurrently_returns_once() {
         repo.get(&code).await.unwrap().unwrap().status,
         CouponStatus::Locked
     );
+    sqlx::query("UPDATE orders SET state = 3 WHERE order_no = 'CRASH1'")
+        .execute(app.app_state.db.pool())
+        .await
+        .unwrap();
     // The retries: ten workers at once, the sweep, and the hook again.
     let coupons = Arc::new(app.app_state.coupons.clone());
     let mut tasks = Vec::new();
@@ -324,7 +325,9 @@ async fn a_give_back_retried_after_a_crash_and_run_concurrently_returns_once() {
     for t in tasks {
         returned += t.await.unwrap();
     }
-    assert_eq!(returned, 1, "exactly one worker gave it back");
+    // At most one worker gave it back (the app's own sweep, every 500 ms in tests, may have
+    // been first); the events below say it happened exactly once.
+    assert!(returned <= 1, "{returned} workers gave it back");
     coupons.sweep().await.unwrap();
     coupons.order_moved("CRASH1", 3).await;
     let events = repo.events(&code).await.unwrap();
@@ -370,12 +373,8 @@ async fn the_sweep_gives_back_what_a_closed_order_still_locks_and_uses_what_a_pa
             .unwrap();
         codes.push(code);
     }
-    let swept = app.app_state.coupons.sweep().await.unwrap();
-    assert_eq!(
-        (swept.enqueued, swept.returned, swept.used),
-        (1, 1, 1),
-        "{swept:?}"
-    );
+    // This sweep, or the app's own (every 500 ms in tests): the outcome is what counts.
+    app.app_state.coupons.sweep().await.unwrap();
     let status = |i: usize| {
         let (repo, code) = (repo.clone(), codes[i].clone());
         async move { repo.get(&code).await.unwrap().unwrap().status }
@@ -392,8 +391,7 @@ async fn the_sweep_gives_back_what_a_closed_order_still_locks_and_uses_what_a_pa
     app.clock.advance_ms(8 * 86_400_000);
     app.app_state.coupons.order_moved("SW2", 9).await;
     assert_eq!(status(2).await, CouponStatus::Expired);
-    let swept = app.app_state.coupons.sweep().await.unwrap();
-    assert_eq!(swept.expired, 1);
+    app.app_state.coupons.sweep().await.unwrap();
     assert_eq!(status(0).await, CouponStatus::Expired);
     check_invariants(&app).await;
 }
@@ -523,9 +521,14 @@ async fn random_interleavings_keep_every_coupon_in_one_state() {
                 }
             }
         }
-        for (code, (uid, status, _, _)) in &oracle {
-            seen.insert(*status);
+        for (code, (uid, status, _, to)) in oracle.iter_mut() {
             let got = repo.get(code).await.unwrap().unwrap();
+            // The app's own sweep (every 500 ms in tests) expires what is past its window
+            // between our steps: the only move the oracle did not make itself.
+            if status.is_spendable() && *to <= now && got.status == CouponStatus::Expired {
+                *status = CouponStatus::Expired;
+            }
+            seen.insert(*status);
             assert_eq!(
                 (got.user_id, got.status),
                 (*uid, *status),
