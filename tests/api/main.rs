@@ -9,6 +9,7 @@ mod cart;
 mod cart_coupons;
 mod checkout;
 mod cleanup;
+mod coupon_checkout;
 mod coupon_races;
 mod coupons;
 mod envelope;

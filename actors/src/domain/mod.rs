@@ -22,6 +22,7 @@ pub mod loyalty;
 pub mod menu;
 pub mod money;
 pub mod offer_choice;
+mod offer_search;
 pub mod order_machine;
 pub mod order_status;
 pub mod order_time;
