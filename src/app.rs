@@ -9,7 +9,7 @@ use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
 use actix_web::{middleware, web, App};
-use actors::accounts::sessions::{DbSessionStore, RedisSessionStore, SessionStore};
+use actors::accounts::sessions::{CachedSessions, DbSessionStore, RedisSessionStore, SessionStore};
 use actors::bus::{Bus, RedisBus};
 use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
@@ -116,10 +116,18 @@ impl Application {
             crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())
                 .await?;
         let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
+        // Every order event published on this node makes the node (and, through Redis, the
+        // others) forget what it keeps of that order's detail, before anyone hears of it.
+        let order_views = Arc::new(crate::http::order_views::OrderViews::default());
+        let bus = crate::http::order_views::ForgettingBus::wrap(
+            realtime.bus.clone(),
+            order_views.clone(),
+            peers_channel(&settings, "order-views").await?,
+        );
         let carts = Arc::new(CartRegistry::new(
             CartRepo::new(db.clone()),
             OrderRepo::new(db.clone()),
-            realtime.bus.clone(),
+            bus.clone(),
             clock.clone(),
             actor_thread.clone(),
         ));
@@ -146,7 +154,7 @@ impl Application {
         let catalogue = Arc::new(catalogue);
         let stores = StoreBoards::start(
             db.clone(),
-            (realtime.bus.clone(), board_peers(&settings).await?),
+            (bus.clone(), peers_channel(&settings, "store-boards").await?),
             realtime.presence.clone(),
             clock.clone(),
             actor_thread.clone(),
@@ -155,7 +163,7 @@ impl Application {
         let orders = Arc::new(OrderRegistry::new(
             OrderRepo::new(db.clone()),
             LiveStores::new(catalogue.clone(), stores.clone()),
-            realtime.bus.clone(),
+            bus.clone(),
             clock.clone(),
             actor_thread.clone(),
         ));
@@ -173,7 +181,7 @@ impl Application {
             PaymentRepo::new(db.clone()),
             payment.provider,
             orders.clone(),
-            realtime.bus.clone(),
+            bus.clone(),
             clock.clone(),
             actor_thread,
         ));
@@ -191,6 +199,7 @@ impl Application {
             sandbox_payments: payment.sandbox,
             notify_base_url,
             replies: Arc::default(),
+            order_views,
             catalogue,
             maps,
             sms: sms.provider,
@@ -205,7 +214,7 @@ impl Application {
                 .filter(|t| !t.is_empty())
                 .map(Arc::from),
             db,
-            bus: realtime.bus,
+            bus,
             io: realtime.io,
         };
 
@@ -302,25 +311,32 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
         .with_context(|| format!("connecting to {}", actors::db::redact(&url)))
 }
 
-/// Where StoreActors tell the other nodes a board changed: a Redis channel of their own when
-/// Redis is configured (the app's bus is in-process by design, see `realtime::setup`).
-async fn board_peers(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Bus>>> {
+/// Redis when configured (every node shares it, and it expires sessions by itself), the
+/// database otherwise; either way resolved from memory for a few seconds at a time, the nodes
+/// telling each other of ended sessions on a Redis channel of their own when there is one.
+async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
+    let peers = peers_channel(settings, "sessions").await?;
+    Ok(CachedSessions::start(
+        stored_sessions(settings, db).await?,
+        peers,
+    ))
+}
+
+/// A Redis channel `<key_prefix><name>` between the nodes, on which what each keeps in memory
+/// (store boards, sessions, orders' details) hears of the other nodes' changes; None without
+/// Redis (one node, or nodes that rely on the memory's max age).
+async fn peers_channel(settings: &Settings, name: &str) -> anyhow::Result<Option<Arc<dyn Bus>>> {
     let Some(url) = settings.redis_url() else {
         return Ok(None);
     };
-    let channel = format!("{}store-boards", settings.redis.key_prefix);
-    let bus = RedisBus::connect(url, &channel).await.with_context(|| {
-        format!(
-            "connecting store boards to Redis at {}",
-            actors::db::redact(url)
-        )
-    })?;
+    let channel = format!("{}{name}", settings.redis.key_prefix);
+    let bus = RedisBus::connect(url, &channel)
+        .await
+        .with_context(|| format!("connecting {name} to Redis at {}", actors::db::redact(url)))?;
     Ok(Some(Arc::new(bus)))
 }
 
-/// Redis when configured (every node shares it, and it expires sessions by itself), the
-/// database otherwise.
-async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
+async fn stored_sessions(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
     Ok(match settings.redis_url() {
         Some(url) => {
             let store = RedisSessionStore::connect(url, &settings.redis.key_prefix)

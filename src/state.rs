@@ -63,10 +63,23 @@ pub struct AppState {
     pub notify_base_url: String,
     /// The store cards, menus and products last serialised (`http::reply_cache`).
     pub replies: Arc<crate::http::reply_cache::ReplyCache>,
+    /// Orders' details kept in memory (`http::order_views`); the node's bus forgets them.
+    pub order_views: Arc<crate::http::order_views::OrderViews>,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.
 impl AppState {
+    /// Something of the order changed that no other event announces (a comment): every node
+    /// forgets its detail.
+    pub async fn order_changed(&self, order_no: &str) {
+        let event = actors::bus::Event::OrderChanged {
+            order_no: order_no.to_string(),
+        };
+        if let Err(e) = self.bus.publish(&event).await {
+            tracing::warn!(error = %e, order_no, "order change not announced; details catch up within 2 s");
+        }
+    }
+
     pub fn sms_codes(&self) -> SmsCodes {
         SmsCodes::new(SmsCodeRepo::new(self.db.clone()), self.sms.clone())
     }

@@ -7,7 +7,7 @@ use super::dto::product::{product_sold_out, ProductCardDto, ProductDetailDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
-use super::reply_cache::{SharedJson, Stamp};
+use super::reply_cache::{CachedReply, Stamp};
 use super::stores::find_store;
 use crate::state::AppState;
 use actix_web::{get, web};
@@ -17,6 +17,7 @@ use actors::domain::effective::RuleContext;
 use actors::domain::store_board::{effective_store, status_name};
 use actors::domain::{hours, menu};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use utoipa::{IntoParams, ToSchema};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -45,9 +46,13 @@ pub struct MenuCategoryDto {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MenuDto {
+    /// The order time the menu is for (epoch ms), as asked. Always present in the answer; it
+    /// is written in front of the kept bytes (`CachedReply::with_first_field`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = i64, required = true)]
+    pub order_time: Option<i64>,
     pub store_code: String,
     pub order_type: u8,
-    pub order_time: i64,
     /// open, busy or closed.
     #[schema(value_type = actors::domain::catalog::StoreStatus)]
     pub store_status: String,
@@ -55,8 +60,7 @@ pub struct MenuDto {
     pub stop_store_notice: Option<String>,
     /// What the staff tell customers while open or busy (busy: orders take longer).
     pub business_notice: Option<String>,
-    #[schema(value_type = Vec<MenuCategoryDto>)]
-    pub categories: SharedJson,
+    pub categories: Vec<MenuCategoryDto>,
 }
 
 /// The store's menu: hidden products, the gift category and empty categories are dropped;
@@ -70,7 +74,7 @@ pub async fn store_menu(
     ctx: Ctx,
     path: web::Path<String>,
     query: web::Query<MenuQuery>,
-) -> ApiResult<Reply<MenuDto>> {
+) -> ApiResult<CachedReply> {
     let code = params::code("storeCode", &path)?;
     let order_type = params::order_type(query.order_type.as_deref())?;
     let order_time = params::epoch_ms(
@@ -79,16 +83,16 @@ pub async fn store_menu(
         state.clock.now_ms(),
     )?;
     let snapshot = state.catalogue.get().await;
-    let listed = find_store(&snapshot, &code)?;
+    let listed = listed_store(&snapshot, &code)?;
     let board = state.stores.board_of(&code).await?;
-    let store = effective_store(&listed, &board.live);
-    // The categories are most of the answer and depend on nothing the request names but the
-    // store, order type, time and language: kept serialised (`reply_cache`).
+    // The whole answer but its exact order time depends on nothing the request names but the
+    // store, order type, time (to the second) and language: kept serialised (`reply_cache`).
     let key = format!("menu/{code}/{order_type}/{:?}", ctx.lang);
     let stamp = Stamp::new(&snapshot, &board, order_time);
-    let categories = state
+    let menu = state
         .replies
         .get_or_build(key, stamp, async {
+            let store = effective_store(&listed, &board.live);
             let rules = rule_context(&store, order_type, order_time);
             let categories: Vec<MenuCategoryDto> = menu::build_menu(
                 &snapshot.catalogue.categories,
@@ -108,18 +112,18 @@ pub async fn store_menu(
                     .collect(),
             })
             .collect();
-            Ok::<_, ApiError>(categories)
+            Ok::<_, ApiError>(MenuDto {
+                order_time: None,
+                store_code: store.store_code.clone(),
+                order_type,
+                store_status: status_name(store.status).into(),
+                stop_store_notice: store.stop_store_notice.as_ref().map(|n| pick(n, ctx.lang)),
+                business_notice: store.business_notice.as_ref().map(|n| pick(n, ctx.lang)),
+                categories,
+            })
         })
         .await?;
-    Ok(Reply::new(MenuDto {
-        store_code: store.store_code.clone(),
-        order_type,
-        order_time,
-        store_status: status_name(store.status).into(),
-        stop_store_notice: store.stop_store_notice.as_ref().map(|n| pick(n, ctx.lang)),
-        business_notice: store.business_notice.as_ref().map(|n| pick(n, ctx.lang)),
-        categories,
-    }))
+    Ok(CachedReply::with_first_field(menu, "orderTime", order_time))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -142,10 +146,11 @@ pub async fn product(
     ctx: Ctx,
     path: web::Path<String>,
     query: web::Query<ProductQuery>,
-) -> ApiResult<Reply<SharedJson>> {
+) -> ApiResult<CachedReply> {
     let code = params::code("productCode", &path)?;
     let snapshot = state.catalogue.get().await;
     let store = store_or_default(&snapshot, query.store_code.as_deref())?;
+    let store = store.as_ref();
     let order_type = params::order_type(query.order_type.as_deref())?;
     let order_time = params::epoch_ms(
         "orderTime",
@@ -161,7 +166,7 @@ pub async fn product(
     let detail = state
         .replies
         .get_or_build(key, stamp, async {
-            let rules = rule_context(&store, order_type, order_time);
+            let rules = rule_context(store, order_type, order_time);
             let product = snapshot
                 .product(&code)
                 .filter(|p| menu::is_listed(p, snapshot.category(&p.category_code), &rules))
@@ -176,7 +181,7 @@ pub async fn product(
             ))
         })
         .await?;
-    Ok(Reply::new(detail))
+    Ok(CachedReply::new(detail))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -246,12 +251,25 @@ pub async fn hot_words(
     Ok(Reply::new(words).cached_for(300))
 }
 
-fn store_or_default(snapshot: &Snapshot, code: Option<&str>) -> ApiResult<Store> {
+/// The store asked for (or the chain's default), borrowed from the snapshot when listed: the
+/// hot reads build nothing per request.
+fn store_or_default<'s>(snapshot: &'s Snapshot, code: Option<&str>) -> ApiResult<Cow<'s, Store>> {
     match params::optional_code("storeCode", code)? {
-        Some(code) => find_store(snapshot, &code),
-        None => Ok(snapshot.default_store().cloned().unwrap_or_else(|| {
-            actors::domain::catalog::virtual_store(snapshot.catalogue.cities.first())
-        })),
+        Some(code) => listed_store(snapshot, &code),
+        None => Ok(match snapshot.default_store() {
+            Some(store) => Cow::Borrowed(store),
+            None => Cow::Owned(actors::domain::catalog::virtual_store(
+                snapshot.catalogue.cities.first(),
+            )),
+        }),
+    }
+}
+
+/// [`find_store`] without copying a listed store.
+fn listed_store<'s>(snapshot: &'s Snapshot, code: &str) -> ApiResult<Cow<'s, Store>> {
+    match snapshot.store(code) {
+        Some(store) => Ok(Cow::Borrowed(store)),
+        None => find_store(snapshot, code).map(Cow::Owned),
     }
 }
 

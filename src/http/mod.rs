@@ -28,6 +28,7 @@ pub mod openapi;
 pub mod openapi_answers;
 pub mod openapi_shared;
 pub mod order_detail;
+pub mod order_views;
 pub mod orders;
 pub mod params;
 pub mod payments;

@@ -6,7 +6,9 @@ use super::context::Ctx;
 use super::dto::cart::{AppliedRuleDto, CartItemDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
+use super::order_views::OrderSource;
 use super::params;
+use super::reply_cache::{CachedReply, SharedJson};
 use super::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
@@ -101,7 +103,7 @@ fn line_options(order: &OrderRow, lang: Lang) -> Vec<LineOptionsDto> {
         .collect()
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommentDto {
     pub rating: u8,
@@ -244,29 +246,52 @@ pub async fn comment_of(state: &AppState, order_no: &str) -> ApiResult<Option<Co
     }))
 }
 
-/// The detail of an order already found (and allowed).
+/// The detail of an order already found (and allowed), read afresh.
 pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<OrderDetailDto> {
-    let repo = OrderRepo::new(state.db.clone());
-    let history = repo.history(&order.order_no).await?;
+    let source = load_source(state, order).await?;
+    let board = state.stores.board_of(&source.order.store_code).await?;
+    Ok(render(state, &source, lang, state.clock.now_ms(), &board).await)
+}
+
+/// What the detail is built from, read from the database.
+pub async fn load_source(state: &AppState, order: OrderRow) -> ApiResult<OrderSource> {
+    let history = OrderRepo::new(state.db.clone())
+        .history(&order.order_no)
+        .await?;
+    let payments = state.payments.repo().for_order(&order.order_no).await?;
+    let kept_comment = comment_of(state, &order.order_no).await?;
+    Ok(OrderSource {
+        order,
+        history,
+        payments,
+        comment: kept_comment,
+    })
+}
+
+/// The detail from its sources at `now`, the store as its staff set it on `board` (busy is
+/// slower): no database.
+pub async fn render(
+    state: &AppState,
+    source: &OrderSource,
+    lang: Lang,
+    now: i64,
+    board: &actors::domain::store_board::Board,
+) -> OrderDetailDto {
+    let order = &source.order;
+    let history = &source.history;
     let snapshot = state.catalogue.get().await;
-    // The ETA from the store's times as its staff set them now (busy is slower).
-    let live_store = match snapshot.store(&order.store_code) {
-        Some(listed) => Some(state.stores.effective(listed).await?.0),
-        None => None,
-    };
-    let now = state.clock.now_ms();
-    let payments: Vec<OrderPaymentDto> = state
+    let live_store = snapshot
+        .store(&order.store_code)
+        .map(|listed| actors::domain::store_board::effective_store(listed, &board.live));
+    let payments: Vec<OrderPaymentDto> = source
         .payments
-        .repo()
-        .for_order(&order.order_no)
-        .await?
-        .into_iter()
+        .iter()
         .map(|p| OrderPaymentDto {
             refund_reason: super::payments::refund_reason_text(p.refund_reason.as_deref(), lang),
             refund_state: refund_state(&p.state, p.refund_error.as_deref()),
-            payment_id: p.payment_id,
-            state: p.state,
-            method: p.method,
+            payment_id: p.payment_id.clone(),
+            state: p.state.clone(),
+            method: p.method.clone(),
             amount: p.amount,
         })
         .collect();
@@ -308,7 +333,7 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         now,
     )
     .is_ok();
-    Ok(OrderDetailDto {
+    OrderDetailDto {
         order_no: order.order_no.clone(),
         order_id: order.id,
         state: order.state,
@@ -327,8 +352,8 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
         freight_amount: order.delivery_fee,
         order_amount: order.order_amount,
         paid_amount: order.paid_amount,
-        points_deductions: order_breakdown(&order).points_used,
-        points_amount: order_breakdown(&order).points_deduction,
+        points_deductions: order_breakdown(order).points_used,
+        points_amount: order_breakdown(order).points_deduction,
         receiver_name: text("receiverName"),
         receiver_mobile: Phone::parse(&text("receiverMobile"))
             .map(|p| p.masked())
@@ -347,31 +372,31 @@ pub async fn build(state: &AppState, order: OrderRow, lang: Lang) -> ApiResult<O
             .unwrap_or(false),
         invoice: invoice(doc),
         lines: order.lines.iter().map(|l| l.doc.clone()).collect(),
-        line_options: line_options(&order, lang),
+        line_options: line_options(order, lang),
         rules: doc.get("rules").cloned().unwrap_or_default(),
-        breakdown: BreakdownView::from(&order_breakdown(&order)),
+        breakdown: BreakdownView::from(&order_breakdown(order)),
         created_at: order.created_at,
         seq: order.seq,
-        eta: order_eta(&order, &history, live_store.as_ref(), now),
-        arrival: order_arrival(&order, &history, live_store.as_ref(), now),
-        steps: steps(&order, &history, lang),
+        eta: order_eta(order, history, live_store.as_ref(), now),
+        arrival: order_arrival(order, history, live_store.as_ref(), now),
+        steps: steps(order, history, lang),
         can_cancel,
         view_token: view_token(&state.table_secret, &order.order_no),
         payment,
         payments,
-        comment: comment_of(state, &order.order_no).await?,
+        comment: source.comment.clone(),
         history: history
-            .into_iter()
+            .iter()
             .map(|e| HistoryDto {
                 seq: e.seq,
                 state: e.state,
                 progress: e.progress,
-                actor: e.actor,
-                note: e.note,
+                actor: e.actor.clone(),
+                note: e.note.clone(),
                 at: e.at,
             })
             .collect(),
-    })
+    }
 }
 
 /// The order if this caller may see it: its owner, or anyone with its view token.
@@ -401,7 +426,8 @@ pub struct DetailQuery {
     view_token: Option<String>,
 }
 
-/// The order (orderDetail): for its owner, or with its view token.
+/// The order (orderDetail): for its owner, or with its view token. Read from memory while
+/// nothing about the order changed (`order_views`).
 #[utoipa::path(tag = "orders", params(("orderNo" = String, Path), DetailQuery),
     responses((status = 200, body = Envelope<OrderDetailDto>), (status = 404)))]
 #[get("/orders/{orderNo}")]
@@ -411,19 +437,44 @@ pub async fn detail(
     user: Option<AuthUser>,
     path: web::Path<String>,
     query: web::Query<DetailQuery>,
-) -> ApiResult<Reply<OrderDetailDto>> {
+) -> ApiResult<CachedReply> {
     let order_no = params::code("orderNo", &path)?;
     if user.is_none() && query.view_token.is_none() {
         return Err(ApiError::LoginRequired);
     }
-    let order = find_allowed(
-        &state,
-        &order_no,
-        user.map(|u| u.user_id),
-        query.view_token.as_deref(),
-    )
-    .await?;
-    Ok(Reply::new(build(&state, order, ctx.lang).await?))
+    let now = state.clock.now_ms();
+    let entry = match state.order_views.fresh(&order_no, now) {
+        Some(entry) => entry,
+        None => {
+            let epoch = state.order_views.epoch();
+            let order = OrderRepo::new(state.db.clone())
+                .find(&order_no)
+                .await?
+                .ok_or_else(no_such_order)?;
+            let source = load_source(&state, order).await?;
+            state.order_views.keep(source, now, epoch)
+        }
+    };
+    let order = &entry.source.order;
+    let owner = user.is_some_and(|u| u.user_id == order.user_id);
+    let holder = query
+        .view_token
+        .as_deref()
+        .is_some_and(|t| verify(&state.table_secret, &order_no, t));
+    if !(owner || holder) {
+        return Err(no_such_order());
+    }
+    let board = state.stores.board_of(&order.store_code).await?;
+    if let Some(json) = entry.written(ctx.lang, now, &board) {
+        return Ok(CachedReply::new(json));
+    }
+    let json = SharedJson::of(&render(&state, &entry.source, ctx.lang, now, &board).await)?;
+    entry.keep_written(ctx.lang, now, &board, json.clone());
+    Ok(CachedReply::new(json))
+}
+
+fn no_such_order() -> ApiError {
+    ApiError::not_found("订单不存在", "No such order")
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -581,6 +632,7 @@ pub async fn comment(
             "This order has been rated already",
         ));
     }
+    state.order_changed(&order.order_no).await;
     Ok(Reply::new(CommentDto {
         rating: body.rating,
         text,

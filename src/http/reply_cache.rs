@@ -1,7 +1,8 @@
 //! Answers that many customers read and that change only with the catalogue, a store's board
 //! or the clock's second (the store card, the menu, a product) are serialised once and kept,
-//! so the next reader gets the same bytes without building or serialising them again
-//! (docs/benchmarks.md: serialising the 26 KB menu was most of its cost).
+//! so the next reader gets the same bytes without building, serialising or even copying them
+//! again ([`CachedReply`] writes them as they are; docs/benchmarks.md: serialising the 26 KB
+//! menu was most of its cost).
 //!
 //! An entry is stamped with what it was built from: the catalogue snapshot and the store's
 //! board (by identity: a reload makes new ones), and the second of the time it was asked for.
@@ -14,12 +15,18 @@
 //! The identities are weak references: they keep an old snapshot's allocation from being
 //! reused (so a stamp can never match a different snapshot) without keeping its contents alive.
 
+use actix_web::body::{BodySize, BoxBody, MessageBody};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, Responder};
 use actors::catalogue::Snapshot;
 use actors::domain::store_board::Board;
-use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
+use bytes::Bytes;
+use serde::Serialize;
 use std::collections::HashMap;
+use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::{Arc, PoisonError, RwLock, Weak};
+use std::task::{Context, Poll};
 
 /// More entries than this and the cache starts again empty: the keys are stores × order types
 /// × languages × products, a few thousand for a chain; a flood of made-up keys cannot grow it.
@@ -53,21 +60,106 @@ impl Stamp {
     }
 }
 
-/// JSON serialised once, written as it is wherever it is serialised again.
-#[derive(Clone)]
-pub struct SharedJson(Arc<RawValue>);
-
-impl Serialize for SharedJson {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
-    }
-}
+/// An answer's `data`, serialised once: every reader gets the same bytes, shared, not copied.
+#[derive(Clone, Debug)]
+pub struct SharedJson(Bytes);
 
 impl SharedJson {
     pub fn of<T: Serialize>(value: &T) -> Result<SharedJson, serde_json::Error> {
-        Ok(SharedJson(Arc::from(serde_json::value::to_raw_value(
-            value,
-        )?)))
+        Ok(SharedJson(Bytes::from(serde_json::to_vec(value)?)))
+    }
+}
+
+const ENVELOPE_HEAD: &[u8] = br#"{"errCode":"00","errMsg":"","data":"#;
+
+/// A success envelope around kept `data`, written as three pieces (the envelope's head, the
+/// kept bytes, the closing brace) so the kept bytes go out without being copied or parsed.
+/// The headers are [`Reply`](super::envelope::Reply)'s.
+pub struct CachedReply {
+    head: Bytes,
+    data: Bytes,
+    max_age_seconds: Option<u32>,
+}
+
+impl CachedReply {
+    pub fn new(data: SharedJson) -> CachedReply {
+        CachedReply {
+            head: Bytes::from_static(ENVELOPE_HEAD),
+            data: data.0,
+            max_age_seconds: None,
+        }
+    }
+
+    /// The same, with `"name": value` written first into `data` (an object): for the one field
+    /// of an answer that the kept bytes cannot hold (the menu's exact order time).
+    pub fn with_first_field(data: SharedJson, name: &str, value: i64) -> CachedReply {
+        let bytes = data.0;
+        let empty = bytes.as_ref() == b"{}";
+        if bytes.first() != Some(&b'{') {
+            return CachedReply::new(SharedJson(bytes));
+        }
+        let sep = if empty { "" } else { "," };
+        let mut head = ENVELOPE_HEAD.to_vec();
+        head.extend_from_slice(format!("{{\"{name}\":{value}{sep}").as_bytes());
+        CachedReply {
+            head: Bytes::from(head),
+            data: bytes.slice(1..),
+            max_age_seconds: None,
+        }
+    }
+
+    pub fn cached_for(mut self, seconds: u32) -> CachedReply {
+        self.max_age_seconds = Some(seconds);
+        self
+    }
+}
+
+impl Responder for CachedReply {
+    type Body = BoxBody;
+
+    fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
+        let cache = match self.max_age_seconds {
+            Some(s) => HeaderValue::try_from(format!("public, max-age={s}"))
+                .unwrap_or_else(|_| HeaderValue::from_static("no-store")),
+            None => HeaderValue::from_static("no-store"),
+        };
+        HttpResponse::Ok()
+            .insert_header((header::CACHE_CONTROL, cache))
+            .insert_header((header::VARY, "Accept-Language"))
+            .insert_header(header::ContentType::json())
+            .body(Pieces {
+                pieces: [self.head, self.data, Bytes::from_static(b"}")],
+                next: 0,
+            })
+    }
+}
+
+/// A body of a few byte buffers sent one after the other, its length known up front.
+struct Pieces {
+    pieces: [Bytes; 3],
+    next: usize,
+}
+
+impl MessageBody for Pieces {
+    type Error = Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Sized(self.pieces.iter().map(|p| p.len() as u64).sum())
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Infallible>>> {
+        let this = self.get_mut();
+        while let Some(piece) = this.pieces.get_mut(this.next) {
+            this.next += 1;
+            let piece = std::mem::take(piece);
+            if !piece.is_empty() {
+                return Poll::Ready(Some(Ok(piece)));
+            }
+        }
+        Poll::Ready(None)
     }
 }
 
@@ -137,7 +229,7 @@ mod tests {
             })
             .await
             .unwrap();
-        serde_json::to_string(&json).unwrap()
+        String::from_utf8(json.0.to_vec()).unwrap()
     }
 
     #[tokio::test]
@@ -218,5 +310,49 @@ mod tests {
             get(&cache, &format!("k{i}"), &Stamp::new(&s, &b, 0), &builds).await;
         }
         assert!(cache.len() <= MAX_ENTRIES);
+    }
+
+    async fn written(reply: CachedReply) -> (serde_json::Value, Option<u64>) {
+        let req = actix_web::test::TestRequest::default().to_http_request();
+        let body = reply.respond_to(&req).into_body();
+        let declared = match body.size() {
+            BodySize::Sized(n) => Some(n),
+            _ => None,
+        };
+        let bytes = actix_web::body::to_bytes(body).await.unwrap();
+        assert_eq!(
+            declared,
+            Some(bytes.len() as u64),
+            "Content-Length is the body's"
+        );
+        (serde_json::from_slice(&bytes).unwrap(), declared)
+    }
+
+    #[actix_web::test]
+    async fn kept_data_is_written_in_a_success_envelope_with_an_optional_first_field() {
+        let cases = [
+            (serde_json::json!({"a": 1, "b": [1, 2]}), None),
+            (serde_json::json!({"a": 1}), Some(1_764_000_000_123_i64)),
+            (serde_json::json!({}), Some(7)),
+            (serde_json::json!([1, 2]), None),
+            (serde_json::json!("text"), None),
+        ];
+        for (data, first) in cases {
+            let kept = SharedJson::of(&data).unwrap();
+            let reply = match first {
+                Some(v) => CachedReply::with_first_field(kept, "orderTime", v),
+                None => CachedReply::new(kept),
+            };
+            let (json, _) = written(reply).await;
+            let mut expected = data.clone();
+            if let (Some(v), Some(obj)) = (first, expected.as_object_mut()) {
+                obj.insert("orderTime".into(), v.into());
+            }
+            assert_eq!(
+                json,
+                serde_json::json!({"errCode": "00", "errMsg": "", "data": expected}),
+                "{data}"
+            );
+        }
     }
 }

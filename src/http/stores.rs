@@ -5,7 +5,7 @@ use super::dto::store::StoreDto;
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
-use super::reply_cache::{SharedJson, Stamp};
+use super::reply_cache::{CachedReply, Stamp};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{get, web};
@@ -57,7 +57,7 @@ pub async fn by_code(
     state: web::Data<AppState>,
     ctx: Ctx,
     path: web::Path<String>,
-) -> ApiResult<Reply<SharedJson>> {
+) -> ApiResult<CachedReply> {
     let code = params::code("storeCode", &path)?;
     let snapshot = state.catalogue.get().await;
     if code != VIRTUAL_STORE_CODE && snapshot.store(&code).is_none() {
@@ -75,7 +75,7 @@ pub async fn by_code(
             Ok::<_, ApiError>(StoreDto::new(&store, &snapshot, ctx.lang, now, None))
         })
         .await?;
-    Ok(Reply::new(card).cached_for(STORE_LIST_SECONDS))
+    Ok(CachedReply::new(card).cached_for(STORE_LIST_SECONDS))
 }
 
 fn store_not_found() -> ApiError {

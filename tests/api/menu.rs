@@ -107,6 +107,13 @@ async fn time_limited_products_follow_time_weekday_and_order_type() {
     .await;
     assert!(listed(&noon).contains(&lunch.product_code));
     assert!(!listed(&evening).contains(&lunch.product_code));
+    // The answer says the very millisecond asked about, also when it was kept from a read
+    // earlier in the same second.
+    for ms in [0, 1, 999] {
+        let menu = menu_of(&app, &store, &format!("orderTime={}", MONDAY_NOON_MS + ms)).await;
+        assert_eq!(menu["orderTime"], MONDAY_NOON_MS + ms);
+        assert_eq!(listed(&menu), listed(&noon));
+    }
 
     let weekdays = limited_by(|r| {
         !r.effective_day_of_week.is_empty()

@@ -3,9 +3,11 @@
 //! `SessionStore`'s business: the database by default, Redis when configured (sessions are
 //! read on every request and expire by themselves there).
 
+pub mod cached;
 mod db_store;
 mod redis_store;
 
+pub use cached::CachedSessions;
 pub use db_store::DbSessionStore;
 pub use redis_store::RedisSessionStore;
 

@@ -56,6 +56,13 @@ pub enum Event {
         new: bool,
         order: serde_json::Value,
     },
+    /// Sessions of the user ended on some node (logout, password change, account closed):
+    /// every node forgets the ones it trusted from memory (`accounts::sessions::cached`).
+    /// Nothing is emitted to clients.
+    SessionsEnded { user_id: i64 },
+    /// Something of an order changed on some node: every node drops what it keeps of the
+    /// order's detail (`http::order_views`). Nothing is emitted to clients.
+    OrderChanged { order_no: String },
     /// A cart changed: `cart:updated` to the owner's other sockets.
     CartUpdated {
         user_id: Option<i64>,
@@ -109,6 +116,10 @@ mod tests {
                 user_id: None,
                 cart_token: Some("t".into()),
                 version: 4,
+            },
+            Event::SessionsEnded { user_id: 9 },
+            Event::OrderChanged {
+                order_no: "O2".into(),
             },
         ];
         for event in events {

@@ -89,6 +89,7 @@ impl PaymentCore {
             version: 1,
         };
         self.repo.insert(&row).await?;
+        self.changed(&row.order_no).await;
         let request = CreatePayment {
             payment_id: row.payment_id.clone(),
             order_no: order.order_no.clone(),
@@ -109,7 +110,7 @@ impl PaymentCore {
                     instructions: serde_json::to_value(&instructions).ok(),
                     ..PaymentChange::default()
                 };
-                if !self.repo.change(&row, &change, now).await? {
+                if !self.change(&row, &change, now).await? {
                     return Err(PayFailure::Contended);
                 }
                 row.state = change.state;
@@ -123,7 +124,7 @@ impl PaymentCore {
                     fail_reason: Some(e.to_string()),
                     ..PaymentChange::default()
                 };
-                self.repo.change(&row, &change, now).await?;
+                self.change(&row, &change, now).await?;
                 Err(e.into())
             }
         }
@@ -151,7 +152,7 @@ impl PaymentCore {
                 fail_reason: Some(reason.to_string()),
                 ..PaymentChange::default()
             };
-            if !self.repo.change(&p, &change, now).await? {
+            if !self.change(&p, &change, now).await? {
                 continue;
             }
             self.move_if_possible(&p.order_no, Command::PaymentFailed)
@@ -257,6 +258,30 @@ impl PaymentCore {
             _ => {}
         }
         self.repo.get(payment_id).await?.ok_or(PayFailure::NotFound)
+    }
+
+    /// Writes a payment's change (a compare-and-set on its version) and, when it took, says
+    /// the order changed: what nodes keep of the order's detail lists its payments.
+    pub(super) async fn change(
+        &self,
+        p: &PaymentRow,
+        change: &PaymentChange,
+        now: i64,
+    ) -> Result<bool, crate::db::DbError> {
+        let took = self.repo.change(p, change, now).await?;
+        if took {
+            self.changed(&p.order_no).await;
+        }
+        Ok(took)
+    }
+
+    async fn changed(&self, order_no: &str) {
+        let event = Event::OrderChanged {
+            order_no: order_no.to_string(),
+        };
+        if let Err(e) = self.bus.publish(&event).await {
+            tracing::warn!(error = %e, order_no, "payment change not announced");
+        }
     }
 
     pub(super) async fn announce(&self, p: &PaymentRow, result: PaymentOutcome, at: i64) {

@@ -144,7 +144,7 @@ impl PaymentCore {
                 fail_reason: Some(reason.as_str().into()),
                 ..PaymentChange::default()
             };
-            if self.repo.change(&p, &change, now).await? {
+            if self.change(&p, &change, now).await? {
                 closed = true;
                 break;
             }

@@ -70,7 +70,7 @@ impl PaymentCore {
                 provider_trade_no: Some(trade_no.to_string()),
                 ..PaymentChange::default()
             };
-            if !self.repo.change(&p, &change, now).await? {
+            if !self.change(&p, &change, now).await? {
                 continue;
             }
             let paid = PaymentRow {
@@ -164,7 +164,7 @@ impl PaymentCore {
                 refund_reason: Some(reason.as_str().into()),
                 ..PaymentChange::default()
             };
-            if self.repo.change(&p, &change, self.clock.now_ms()).await? {
+            if self.change(&p, &change, self.clock.now_ms()).await? {
                 tracing::warn!(payment = %p.payment_id, order = %p.order_no, reason = reason.as_str(),
                     "paid attempt does not keep the money: refunding");
                 p.state = change.state;
@@ -197,7 +197,7 @@ impl PaymentCore {
                     ..PaymentChange::default()
                 };
                 // Lost only to another finisher of the same refund (same id, same result).
-                if self.repo.change(p, &change, now).await? {
+                if self.change(p, &change, now).await? {
                     metrics::counter!("payment_outcomes_total", "outcome" => "refunded")
                         .increment(1);
                 }
@@ -210,7 +210,7 @@ impl PaymentCore {
                     refund_error: Some(e.to_string()),
                     ..PaymentChange::default()
                 };
-                self.repo.change(p, &change, now).await?;
+                self.change(p, &change, now).await?;
                 Ok(Outcome::Owed(e))
             }
         }

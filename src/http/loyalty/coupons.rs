@@ -333,18 +333,9 @@ pub async fn transfer(
 /// more try here, and a failure is 退券失败，请联系客服 with the store's phone (errCode 01).
 /// `reason`: why they come back (cancelled, refund).
 pub async fn ensure_given_back(state: &AppState, order: &OrderRow, reason: &str) -> ApiResult<()> {
-    let coupons = &state.coupons;
-    let held = coupons
-        .repo()
-        .of_order(&order.order_no)
-        .await?
-        .iter()
-        .any(|c| matches!(c.status, CouponStatus::Locked | CouponStatus::Used));
-    let pending = coupons.repo().return_pending(&order.order_no).await?;
-    if !held && pending.is_none() {
-        return Ok(());
-    }
-    if let Err(e) = coupons.give_back(&order.order_no, reason).await {
+    // Any failure on the way (reading what the order holds, the outbox, the moves) is the
+    // customer's 退券失败: their coupon is not back yet.
+    if let Err(e) = give_back_if_held(state, &order.order_no, reason).await {
         let content = e.to_string();
         tracing::error!(error = %content, order_no = %order.order_no, "coupon give-back failed");
         return Err(err::give_back_failed(
@@ -356,6 +347,23 @@ pub async fn ensure_given_back(state: &AppState, order: &OrderRow, reason: &str)
                 .unwrap_or("")
                 .to_string(),
         ));
+    }
+    Ok(())
+}
+
+async fn give_back_if_held(
+    state: &AppState,
+    order_no: &str,
+    reason: &str,
+) -> Result<(), actors::db::DbError> {
+    let repo = state.coupons.repo();
+    let held = repo
+        .of_order(order_no)
+        .await?
+        .iter()
+        .any(|c| matches!(c.status, CouponStatus::Locked | CouponStatus::Used));
+    if held || repo.return_pending(order_no).await?.is_some() {
+        state.coupons.give_back(order_no, reason).await?;
     }
     Ok(())
 }

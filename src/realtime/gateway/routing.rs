@@ -115,6 +115,8 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             }
             out
         }
+        // For the nodes' memory of sessions and orders, not for clients.
+        Event::SessionsEnded { .. } | Event::OrderChanged { .. } => Vec::new(),
     }
 }
 

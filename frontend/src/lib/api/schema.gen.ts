@@ -2840,7 +2840,11 @@ export interface components {
             /** @description What the staff tell customers while open or busy (busy: orders take longer). */
             businessNotice: string | null;
             categories: components["schemas"]["MenuCategoryDto"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The order time the menu is for (epoch ms), as asked. Always present in the answer; it
+             *     is written in front of the kept bytes (`CachedReply::with_first_field`).
+             */
             orderTime: number;
             /** Format: int32 */
             orderType: number;
