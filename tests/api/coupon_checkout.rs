@@ -300,3 +300,74 @@ async fn the_points_cap_is_measured_after_coupons() {
         yuan(&b["payable"])
     );
 }
+
+/// A coupon item reaches the kitchen: a cash-on-delivery order with a free cola (exchange
+/// coupon) has the cola as a line of the tablet's card, and its breakdown names the coupon.
+#[tokio::test]
+async fn a_coupon_item_is_a_line_the_kitchen_makes() {
+    use actors::domain::coupon::{CouponKind, Validity};
+    let app = crate::helpers::spawn_app().await;
+    let token = app.register("13512360009").await;
+    let uid = user_id(&app, &token).await;
+    let address = home_address(&app, &token).await;
+    let mut cola = crate::cart_coupons::template(
+        "COLA1",
+        CouponKind::ExchangeProduct {
+            product_code: "DR001".into(),
+        },
+    );
+    cola.validity = Validity::AfterIssue { days: 7 };
+    let cola = give(&app, &cola, uid, "cola").await;
+    add(
+        &app,
+        Auth::User(&token),
+        json!([{"productCode": "SD001", "quantity": 2}]),
+    )
+    .await;
+    crate::cart::cart_call(
+        &app,
+        reqwest::Method::POST,
+        "/api/v1/cart/coupon-items",
+        Some(&json!({"couponCode": cola})),
+        Auth::User(&token),
+    )
+    .await
+    .assert_ok();
+    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
+    let priced = priced.assert_ok().clone();
+    assert_eq!(yuan(&priced["priceOfProduct"]), 6400 + 800);
+    assert_eq!(yuan(&priced["couponDiscountsAmount"]), 800);
+    let mut body = submit_body(&priced, Some(address), "offline");
+    body["osCoupons"] = priced["osCoupons"].clone();
+    let order = submit(&app, &token, &body, "k-cola").await;
+    let order_no = order.assert_ok()["orderNo"].as_str().unwrap().to_string();
+    assert_eq!(yuan(&order.data()["orderAmount"]), 6400 + 600);
+    let detail = app
+        .get_auth(&format!("/api/v1/orders/{order_no}"), Some(&token))
+        .await;
+    let detail = detail.assert_ok();
+    assert_eq!(detail["lines"].as_array().unwrap().len(), 2);
+    assert!(
+        detail["lines"][1]["couponCode"] == cola.as_str(),
+        "{detail}"
+    );
+    let staff = crate::payments::tablet_login(&app, "SH001").await;
+    let queue = app
+        .get_auth("/api/v1/tablet/orders", Some(&staff))
+        .await
+        .assert_ok()
+        .clone();
+    let card = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["orderNo"] == order_no.as_str())
+        .unwrap_or_else(|| panic!("{queue}"));
+    let lines = card["lines"].to_string();
+    assert!(lines.contains("可口可乐"), "{lines}");
+    assert!(
+        card["breakdown"].to_string().contains(&cola),
+        "{}",
+        card["breakdown"]
+    );
+}

@@ -546,7 +546,6 @@ async fn a_failed_give_back_says_so_with_the_store_phone_and_the_sweep_finishes_
     let app = spawn_app().await;
     let items = json!([{"productCode": "SD001", "quantity": 4}]);
     let (token, body) = ready_to_submit(&app, "13512360010", items).await;
-    let user = uid(&app, &token).await;
     let coupon = app
         .post(
             "/api/v1/coupons/collect/CP_CASH_100_20",
@@ -558,6 +557,12 @@ async fn a_failed_give_back_says_so_with_the_store_phone_and_the_sweep_finishes_
         .as_str()
         .unwrap()
         .to_string();
+    // The checkout locks the coupon the cart applies (submitted as the cart shows it).
+    let cart = app.get_auth("/api/v1/cart", Some(&token)).await;
+    let cart = cart.assert_ok();
+    let mut body = body;
+    body["orderAmount"] = cart["orderAmount"].clone();
+    body["osCoupons"] = cart["osCoupons"].clone();
     let order_no = app
         .post("/api/v1/orders", &body, Some(&token))
         .await
@@ -565,18 +570,15 @@ async fn a_failed_give_back_says_so_with_the_store_phone_and_the_sweep_finishes_
         .as_str()
         .unwrap()
         .to_string();
-    let now = app.clock.now_ms();
-    let mut tx = app.app_state.db.pool().begin().await.unwrap();
-    actors::db::coupons::CouponRepo::lock_in(
-        &mut tx,
-        user,
-        std::slice::from_ref(&coupon),
-        &order_no,
-        now,
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
+    let locked = app
+        .app_state
+        .coupons
+        .repo()
+        .get(&coupon)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(locked.status, CouponStatus::Locked);
     // The outbox table goes away for a while: every give-back fails.
     let pool = app.app_state.db.pool();
     sqlx::query("ALTER TABLE coupon_returns RENAME TO coupon_returns_away")

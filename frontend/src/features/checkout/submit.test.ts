@@ -42,6 +42,11 @@ describe('buildOrder', () => {
     expect(paymentTypesFor(0)).toEqual(['online', 'offline']);
     expect(paymentTypesFor(1)).toEqual(['online']);
   });
+
+  it('sends back the coupons the cart shows applied, and nothing when there are none', () => {
+    expect(buildOrder(makeCart({ osCoupons: ['C1', 'C2'] }), choices).osCoupons).toEqual(['C1', 'C2']);
+    expect('osCoupons' in buildOrder(makeCart(), choices)).toBe(false);
+  });
 });
 
 describe('IdempotencyKeys', () => {

@@ -1013,7 +1013,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The order (orderDetail): for its owner, or with its view token. */
+        /**
+         * The order (orderDetail): for its owner, or with its view token. Read from memory while
+         *     nothing about the order changed (`order_views`).
+         */
         get: operations["orders_detail"];
         put?: never;
         post?: never;
