@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['home', 'menu', 'product', 'search', 'store', 'location', 'account', 'address', 'cart', 'checkout', 'order', 'payment', 'tablet'];
+const FEATURES = ['home', 'menu', 'product', 'search', 'store', 'location', 'account', 'address', 'cart', 'checkout', 'order', 'payment', 'tablet', 'member', 'coupon'];
 const SHARED = ['./src/lib', './src/components', './src/hooks', './src/utils', './src/types'];
 
 /**

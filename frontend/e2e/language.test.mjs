@@ -1,7 +1,7 @@
 // Browser walk of every customer page in each language (issue 22 "English that is English,
 // Chinese that is Chinese"): home, the store finder, the menu, a product, search, checkout, the
 // order list, the order status and detail (an order placed in the other language, and a refused
-// one), my page, the address book and form, login, the privacy policy. An en page fails on any CJK
+// one), my page, my coupons (with the offers to collect), the address book and form, login, the privacy policy. An en page fails on any CJK
 // character (ideographs and full-width punctuation such as 、，：（）), a zh page on any Latin word,
 // but for what the ALLOW lists name: proper names and units that have no other form. Each page
 // is shot at 390×844 into e2e/artifacts/lang-<lang>-<page>.png.
@@ -119,6 +119,7 @@ function pages(orders) {
     ['order-info', `/order/info?orderNo=${orders[0]}`, 'order-history'],
     ['order-refused', `/order/status?orderNo=${orders[1]}`, 'order-state'],
     ['my', '/my', null],
+    ['coupons', '/my/coupon/list', 'coupon-offers'],
     ['addresses', '/address', null],
     ['address-form', '/address/add', null],
     ['privacy', '/system/privacyProtocol', 'policy'],
@@ -157,7 +158,7 @@ for (const [lang, other] of [
       }
       // The changed screens on a desktop too.
       await page.setViewportSize({ width: 1280, height: 800 });
-      for (const [name, path, ready] of pages(orders).filter(([n]) => ['home', 'checkout', 'order-status', 'order-info', 'order-refused', 'addresses', 'address-form', 'privacy', 'search'].includes(n))) {
+      for (const [name, path, ready] of pages(orders).filter(([n]) => ['home', 'checkout', 'order-status', 'order-info', 'order-refused', 'addresses', 'address-form', 'privacy', 'search', 'coupons'].includes(n))) {
         await page.goto(base + path);
         if (ready) await page.getByTestId(ready).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
         await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -179,6 +180,7 @@ for (const [lang, other] of [
       for (const [name, path] of [
         ['visitor-my', '/my'],
         ['visitor-orders', '/order'],
+        ['visitor-coupons', '/my/coupon/list'],
         ['login', '/login'],
       ]) {
         await page.goto(base + path);

@@ -29,6 +29,7 @@ const LAZY = [
   'src/app/routes/AccountRoutes.tsx',
   'src/app/routes/OrderRoutes.tsx',
   'src/app/routes/CheckoutRoute.tsx',
+  'src/app/routes/CouponRoutes.tsx',
   'src/lib/i18n/zhPages.ts',
   'src/lib/i18n/enPages.ts',
 ];

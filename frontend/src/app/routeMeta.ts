@@ -41,6 +41,7 @@ const ACCOUNT: Record<string, RouteMeta> = {
   '/my/personalInfo/updateUserInfo': { level: 4, title: 'info.updateTitle', pageCode: 'updateUserInfo' },
   '/my/personalInfo/updatePassword': { level: 4, title: 'password.title', pageCode: 'updatePassword' },
   '/my/personalInfo/cancellation': { level: 4, title: 'cancel.title', pageCode: 'cancellation' },
+  '/my/coupon/list': { level: 3, title: 'nav.coupons', pageCode: 'couponList' },
   '/address': { level: 3, title: 'address.title', pageCode: 'address' },
   '/address/select': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },
   '/selectAddress': { level: 3, title: 'address.selectTitle', pageCode: 'selectAddress' },

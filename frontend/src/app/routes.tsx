@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { GuestOnly, RequireLogin, useAccount, type VisitorKind } from '@/features/account';
+import { showsCoupons } from '@/lib/channel';
 import { loadPageWords } from '@/lib/i18n';
 import { AppLayout } from './layout/AppLayout';
 import { TabletLayout } from './layout/TabletLayout';
@@ -42,6 +43,9 @@ const VisitorState = lazyRoute(account, 'VisitorState');
 // The member pages pick their page from the path inside their chunk (the entry holds four routes).
 const MemberPages = lazyRoute(() => import('./routes/MemberRoutes'), 'MemberPages');
 
+// Coupons (issue 24): a chunk of their own; the route does not exist in the meal-voucher channel.
+const CouponListRoute = lazyRoute(() => import('./routes/CouponRoutes'), 'CouponListRoute');
+
 const checkout = () => import('./routes/CheckoutRoute');
 const CheckoutRoute = lazyRoute(checkout, 'CheckoutRoute');
 
@@ -69,8 +73,8 @@ const visitor = (kind: VisitorKind, el: ReactNode) => <VisitorGate kind={kind}>{
 /**
  * The route table (spec ordering §2, account §2). Only order submit needs login
  * (RequireLogin: visitors go to /login and come back); /my, the address book and the order
- * pages show their visitor state (VisitorGate). Screens not built yet
- * (coupons…) and unknown paths go home. The store tablet (/tablet) is a separate app in its own
+ * pages show their visitor state (VisitorGate). Screens not built yet, unknown paths and
+ * the coupons in the meal-voucher channel go home. The store tablet (/tablet) is a separate app in its own
  * layout, with its own staff session.
  */
 export function AppRoutes() {
@@ -110,6 +114,8 @@ export function AppRoutes() {
         <Route path="my/member/*" element={visitor('member', <MemberPages />)} />
         <Route path="my/integral/list" element={visitor('member', <MemberPages />)} />
         <Route path="memberPointdeduction" element={<MemberPages />} />
+
+        <Route path="my/coupon/list" element={showsCoupons() ? visitor('coupons', <CouponListRoute />) : <Navigate to="/" replace />} />
 
         <Route path="address" element={visitor('addresses', <AddressListRoute mode="manage" />)} />
         <Route path="address/select" element={visitor('selectAddress', <AddressListRoute mode="select" />)} />

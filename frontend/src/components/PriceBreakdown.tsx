@@ -58,7 +58,7 @@ export function PriceBreakdown({ breakdown, delivery, lines = true, payableLabel
               return (
                 <li key={`d-${row.id}`} className="pbd__row pbd__row--off" data-testid={`breakdown-discount-${row.id}`}>
                   <span className="pbd__label">
-                    <span className="pbd__tag">{t(row.level === 'order' ? 'breakdown.orderOffer' : 'breakdown.offer')}</span>
+                    <span className="pbd__tag">{t(row.level === 'coupon' ? 'breakdown.coupon' : row.level === 'order' ? 'breakdown.orderOffer' : 'breakdown.offer')}</span>
                     {row.name}
                   </span>
                   <span className="pbd__amt">-{formatFen(row.amount)}</span>
@@ -75,6 +75,13 @@ export function PriceBreakdown({ breakdown, delivery, lines = true, payableLabel
               return (
                 <li key="waived" className="pbd__row pbd__row--off" data-testid="breakdown-waived">
                   <span className="pbd__label">{t('breakdown.feeWaived')}</span>
+                  <span className="pbd__amt">-{formatFen(row.amount)}</span>
+                </li>
+              );
+            case 'couponFee':
+              return (
+                <li key="couponFee" className="pbd__row pbd__row--off" data-testid="breakdown-coupon-fee">
+                  <span className="pbd__label">{t('breakdown.couponFee')}</span>
                   <span className="pbd__amt">-{formatFen(row.amount)}</span>
                 </li>
               );

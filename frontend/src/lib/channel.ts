@@ -35,3 +35,8 @@ export function currentChannel(): ChannelId {
   if (cached === null) cached = detectChannel(typeof navigator === 'undefined' ? '' : navigator.userAgent);
   return cached;
 }
+
+/** Coupons exist in every channel but the meal-voucher partner's (spec ordering §6): its nav entry, page and checkout row go. */
+export function showsCoupons(channel: ChannelId = currentChannel()): boolean {
+  return channel !== CHANNEL.mealVoucher;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeBreakdown } from '@/test/fixtures';
+import { makeBreakdown, PIZZA_20_OFF } from '@/test/fixtures';
 import { breakdownGap, breakdownRows } from './breakdown';
 
 describe('breakdownRows', () => {
@@ -65,5 +65,27 @@ describe('breakdownGap', () => {
     });
     expect(breakdownGap(cents)).toBe(0);
     expect(breakdownGap(makeBreakdown({ payable: 93.21 }))).toBe(-1);
+  });
+});
+
+describe('coupons in the breakdown (issue 24)', () => {
+  // ¥107.00 − ¥19.80 (promotion) − ¥20.00 (coupon C1) + ¥6.00 − ¥6.00 (free-delivery coupon) = ¥67.20
+  const b = makeBreakdown({
+    discounts: [PIZZA_20_OFF, { ruleId: 'T_CASH', nameCn: '满100减20', nameEn: '¥20 off ¥100', ruleType: 'cashOff', level: 'order', amount: 20, lineIds: [], couponCode: 'C1' }],
+    discountAmount: 39.8,
+    couponAmount: 20,
+    couponDeliveryWaived: 6,
+    payable: 67.2,
+  });
+  it('gives a coupon its own row, keyed by the coupon, and the fee a coupon waived its own row', () => {
+    const rows = breakdownRows(b, 'zh', true, false);
+    expect(rows).toContainEqual({ kind: 'discount', id: 'C1', name: '满100减20', amount: 2000, level: 'coupon' });
+    expect(rows).toContainEqual({ kind: 'discount', id: 'R002', name: '比萨8折', amount: 1980, level: 'line' });
+    expect(rows).toContainEqual({ kind: 'couponFee', amount: 600 });
+    expect(rows.at(-1)).toEqual({ kind: 'payable', amount: 6720 });
+  });
+  it('adds up with them', () => {
+    expect(breakdownGap(b)).toBe(0);
+    expect(breakdownGap({ ...b, couponDeliveryWaived: 0 })).toBe(600);
   });
 });

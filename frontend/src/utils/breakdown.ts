@@ -10,9 +10,10 @@ import type { PriceBreakdown } from '@/lib/api/types';
 export type BreakdownRow =
   | { kind: 'line'; id: string; name: string; spec: string; unit: Fen; quantity: number; amount: Fen }
   | { kind: 'products'; amount: Fen }
-  | { kind: 'discount'; id: string; name: string; amount: Fen; level: 'line' | 'order' }
+  | { kind: 'discount'; id: string; name: string; amount: Fen; level: 'line' | 'order' | 'coupon' }
   | { kind: 'fee'; amount: Fen }
   | { kind: 'waived'; amount: Fen }
+  | { kind: 'couponFee'; amount: Fen }
   | { kind: 'points'; amount: Fen; points: number }
   | { kind: 'payable'; amount: Fen };
 
@@ -43,13 +44,17 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   }));
   const rows: BreakdownRow[] = withLines ? lines : [{ kind: 'products', amount: toFen(b.productAmount) }];
   for (const d of b.discounts) {
-    rows.push({ kind: 'discount', id: d.ruleId, name: pick(lang, d.nameCn, d.nameEn), amount: toFen(d.amount), level: d.level });
+    // A coupon's entry (issue 24) names the coupon: its row is the coupon's, keyed by its code.
+    const coupon = d.couponCode ?? null;
+    rows.push({ kind: 'discount', id: coupon ?? d.ruleId, name: pick(lang, d.nameCn, d.nameEn), amount: toFen(d.amount), level: coupon ? 'coupon' : d.level });
   }
   const fee = toFen(b.deliveryFee);
   if (withFee || fee > 0) rows.push({ kind: 'fee', amount: fee });
-  // Waived by the free-delivery threshold or by a free-delivery coupon: one waiver row.
-  const waived = toFen(b.deliveryFeeWaived) + toFen(b.couponDeliveryWaived ?? 0);
+  // Waived by the free-delivery threshold, and (its own row, issue 24) by a free-delivery coupon.
+  const waived = toFen(b.deliveryFeeWaived);
   if (waived > 0) rows.push({ kind: 'waived', amount: waived });
+  const couponFee = toFen(b.couponDeliveryWaived);
+  if (couponFee > 0) rows.push({ kind: 'couponFee', amount: couponFee });
   // Points: the order's own (its payable is net of them), or checkout's choice on the cart.
   const own = b.pointsUsed > 0 ? { fen: toFen(b.pointsDeduction), points: b.pointsUsed, inPayable: true } : null;
   const pts = own ?? (points && points.fen > 0 ? points : null);
@@ -58,10 +63,9 @@ export function breakdownRows(b: PriceBreakdown, lang: Lang, withFee: boolean, w
   return rows;
 }
 
-/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived − points = payable). */
+/** What the rows are off by (0 when Σ lines − Σ discounts + fee − waived − coupon-waived − points = payable). */
 export function breakdownGap(b: PriceBreakdown): Fen {
   const lines = b.lines.reduce((n, l) => n + toFen(l.amount), 0);
   const discounts = b.discounts.reduce((n, d) => n + toFen(d.amount), 0);
-  const waived = toFen(b.deliveryFeeWaived) + toFen(b.couponDeliveryWaived ?? 0);
-  return lines - discounts + toFen(b.deliveryFee) - waived - toFen(b.pointsDeduction) - toFen(b.payable);
+  return lines - discounts + toFen(b.deliveryFee) - toFen(b.deliveryFeeWaived) - toFen(b.couponDeliveryWaived) - toFen(b.pointsDeduction) - toFen(b.payable);
 }

@@ -4,11 +4,12 @@ import { useAccount } from '@/features/account';
 import { listAddresses, useSelectedAddress } from '@/features/address';
 import { CartLines, CartPromotions, cartToast, startCartLive, useCart } from '@/features/cart';
 import { CheckoutPage } from '@/features/checkout';
+import { CheckoutCoupons } from '@/features/coupon';
 import { PointsToggle, pointsToUse } from '@/features/member';
 import { PayHost, onlineMethodsFor, statusPath, usePay } from '@/features/payment';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { isApiError } from '@/lib/api';
-import { currentChannel } from '@/lib/channel';
+import { currentChannel, showsCoupons } from '@/lib/channel';
 import type { Address, ReservationInput } from '@/lib/api/types';
 import { toFen } from '@/lib/money';
 import type { OrderType } from '@/lib/orders';
@@ -114,6 +115,17 @@ export function CheckoutRoute() {
         }}
         onReload={() => void useCart.getState().load({ pageName: 'orderSubmit' })}
         onBackToMenu={() => void navigate('/menu', { replace: true })}
+        couponSlot={
+          cart && showsCoupons() ? (
+            <CheckoutCoupons
+              cart={cart}
+              busy={busy}
+              onChoose={(input) => useCart.getState().chooseCoupons(input)}
+              onAddItem={(code) => useCart.getState().addCouponItem(code)}
+              onRemoveItem={(code) => useCart.getState().removeCouponItem(code)}
+            />
+          ) : null
+        }
         pointsSlot={cart ? <PointsToggle deduction={points} on={usePoints} onChange={setUsePoints} disabled={busy} /> : null}
         pointsDeductions={pointsDeductions}
         pointsSaveFen={pointsDeductions > 0 ? toFen(points?.amount) : 0}

@@ -6,6 +6,7 @@ import { HomePage, type HomePick } from '@/features/home';
 import { getMenu, visibleCategories } from '@/features/menu';
 import { useCurrentStore, useStoreSelection } from '@/features/store';
 import { useQuery } from '@/hooks/useQuery';
+import { showsCoupons } from '@/lib/channel';
 import { now } from '@/lib/clock';
 import { useLang } from '@/lib/i18n';
 import { toFen } from '@/lib/money';
@@ -68,7 +69,7 @@ export function HomeRoute() {
       onStart={start}
       onChooseStore={() => void navigate('/findStore')}
       onNavigate={(path) => void navigate(path)}
-      hiddenNav={switches.productSearch ? [] : ['search']}
+      hiddenNav={[...(switches.productSearch ? [] : ['search']), ...(showsCoupons() ? [] : ['coupons'])]}
       languageSwitch={switches.use1i8n ? <LanguageSwitch tone="dark" /> : undefined}
       picks={picks}
       onOpenProduct={(code) => void navigate(`/product/${encodeURIComponent(code)}`)}

@@ -67,8 +67,8 @@ export function buildOrder(cart: Cart, choices: CheckoutChoices): OrderSubmit {
     shoppingCarVersion: cart.shoppingCarVersion,
     // Only when points are spent: an order without them reads as before.
     ...(points > 0 ? { pointsDeductions: points } : {}),
-    // The coupons the cart shows applied: the server locks exactly these (else -6, fresh cart).
-    ...(cart.osCoupons.length > 0 ? { osCoupons: cart.osCoupons } : {}),
+    // The coupons the cart shows applied (issue 24): the server locks exactly these (else -6, fresh cart).
+    ...(cart.osCoupons.length > 0 ? { osCoupons: [...cart.osCoupons] } : {}),
   };
 }
 

@@ -88,6 +88,7 @@ function breakdownDiscount(v: unknown): BreakdownDiscount | null {
     level: v.level === 'order' ? 'order' : 'line',
     amount: num(v.amount) ?? 0,
     lineIds: strs(v.lineIds),
+    // A coupon's entry names the coupon (issue 24).
     couponCode: typeof v.couponCode === 'string' ? v.couponCode : null,
   };
 }

@@ -102,3 +102,16 @@ export type LedgerEntry = Schemas['LedgerItemDto'];
 export type LedgerPage = Schemas['LedgerPageDto'];
 export type DeductionRule = Schemas['DeductionRuleDto'];
 export type CartPointsDeduction = Schemas['PointsDeductionDto'];
+
+// Coupons (issue 24). At checkout: the cart's coupons, the choice, coupon items.
+export type CartCoupons = Schemas['CartCouponsDto'];
+export type CouponOption = Schemas['CouponOptionDto'];
+export type CouponReason = Schemas['CouponReasonDto'];
+export type ChooseCouponsInput = Schemas['ChooseCouponsBody'];
+export type CouponItem = Schemas['CouponItemDto'];
+export type CouponMutexBean = Schemas['CouponMutexBeanDto'];
+// The customer's coupons: the list, the offers, transfer.
+export type Coupon = Schemas['CouponDto'];
+export type CouponPage = Schemas['CouponPageDto'];
+export type CouponOffer = Schemas['OfferDto'];
+export type CouponTransferReply = Schemas['TransferResultDto'];

@@ -1,7 +1,9 @@
+import { enCoupons } from './enCoupons';
 import type { PageKey } from './zhPages';
 
 /** English words of the other pages (zhPages.ts's keys), fetched with them when English is on. */
 export const enPages: Partial<Record<PageKey, string>> = {
+  ...enCoupons,
   'common.back': 'Back',
   'common.ok': 'Got it',
   'common.more': 'More',

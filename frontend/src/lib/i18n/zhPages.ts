@@ -3,7 +3,10 @@
  * first route chunk (src/app/lazyRoute.tsx) or when the home page is idle, never before the home
  * page renders. The build fails should the first load use one of these keys (scripts/firstLoadWords.ts).
  */
+import { zhCoupons } from './zhCoupons';
+
 export const zhPages = {
+  ...zhCoupons,
   'common.back': '返回',
   'common.ok': '我知道了',
   'common.more': '更多',

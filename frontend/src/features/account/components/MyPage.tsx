@@ -2,8 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '@/components/Dialog';
 import { Header } from '@/components/Header';
-import { ChevronRightIcon, PinIcon, UserIcon } from '@/components/Icons';
+import { ChevronRightIcon, PinIcon, TicketIcon, UserIcon } from '@/components/Icons';
 import { showToast } from '@/components/Toast';
+import { showsCoupons } from '@/lib/channel';
 import { useT } from '@/lib/i18n';
 import { logoutCall } from '../api/account';
 import { maskPhone } from '../validation';
@@ -67,6 +68,7 @@ export function MyPage({ onSignedOut, memberSlot }: MyPageProps) {
       {memberSlot ? <div className="my__member">{memberSlot}</div> : !member && <p className="my__join">{t('my.joinHint')}</p>}
       <ul className="entries">
         <Entry icon={<UserIcon />} label={t('my.personalInfo')} onClick={() => void navigate('/my/personalInfo')} testId="entry-info" />
+        {showsCoupons() && <Entry icon={<TicketIcon />} label={t('nav.coupons')} onClick={() => void navigate('/my/coupon/list')} testId="entry-coupons" />}
         <Entry icon={<PinIcon />} label={t('my.addresses')} onClick={() => void navigate('/address')} testId="entry-address" />
         <Entry icon={<LockIcon />} label={t('my.changePassword')} onClick={() => void navigate('/my/personalInfo/updatePassword')} testId="entry-password" />
         <Entry icon={<CloseAccountIcon />} label={t('my.cancellation')} onClick={() => void navigate('/my/personalInfo/cancellation')} testId="entry-cancel" />

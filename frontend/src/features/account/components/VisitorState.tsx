@@ -5,7 +5,7 @@ import { useT, type MessageKey } from '@/lib/i18n';
 import { rememberRedirect } from '../store/redirect';
 
 /** Which page the visitor is on: its title, and what logging in gives there. */
-export type VisitorKind = 'my' | 'orders' | 'order' | 'addresses' | 'selectAddress' | 'member';
+export type VisitorKind = 'my' | 'orders' | 'order' | 'addresses' | 'selectAddress' | 'member' | 'coupons';
 
 const WORDS: Record<VisitorKind, [MessageKey, MessageKey]> = {
   my: ['my.title', 'visitor.my'],
@@ -14,6 +14,7 @@ const WORDS: Record<VisitorKind, [MessageKey, MessageKey]> = {
   addresses: ['address.title', 'visitor.addresses'],
   selectAddress: ['address.selectTitle', 'visitor.addresses'],
   member: ['member.center.title', 'visitor.member'],
+  coupons: ['nav.coupons', 'visitor.coupons'],
 };
 
 /**

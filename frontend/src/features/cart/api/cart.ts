@@ -1,5 +1,5 @@
 import { apiDelete, apiGet, apiPatch, apiPost } from '@/lib/api';
-import type { Cart, CartEdit, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
+import type { Cart, ChooseCouponsInput, CartEdit, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
 import type { OrderType } from '@/lib/orders';
 
 /** `storeCode` moves the cart to that store (the server re-checks every item). */
@@ -32,6 +32,25 @@ export function cleanCart(): Promise<Cart> {
 /** Chooses that promotion within its mutex group. */
 export function chooseRule(ruleId: string): Promise<Cart> {
   return apiPost<Cart>('/cart/rules', { ruleId });
+}
+
+/**
+ * Chooses the order's coupons (issue 24): the codes given, the best combination for an empty
+ * list, none with `none: true`. The answer is the re-priced cart; a coupon that cannot apply is a
+ * refusal naming why, the cart unchanged.
+ */
+export function chooseCoupons(input: ChooseCouponsInput): Promise<Cart> {
+  return apiPost<Cart>('/cart/coupons', input);
+}
+
+/** A product coupon (换购, 兑换) puts its product in the cart as a coupon item (addShoppingCarByCoupon). */
+export function addCouponItem(couponCode: string): Promise<Cart> {
+  return apiPost<Cart>('/cart/coupon-items', { couponCode });
+}
+
+/** Takes a coupon item out (its coupon is no longer used). */
+export function removeCouponItem(couponCode: string): Promise<Cart> {
+  return apiDelete<Cart>(`/cart/coupon-items/${encodeURIComponent(couponCode)}`);
 }
 
 /** Drops every disabled (sold out, off time, expired) item. */

@@ -8,6 +8,7 @@ import { itemOptions } from '@/utils/cartItem';
 import { disabledGroups } from '../cartView';
 import { useCart } from '../store/cart';
 import { cartToast } from './cartToast';
+import { CouponItemLines } from './CouponItemLines';
 
 export interface CartLinesProps {
   cart: Cart;
@@ -33,6 +34,7 @@ export function CartLines({ cart, readOnly }: CartLinesProps) {
           ))}
         </ul>
       )}
+      <CouponItemLines cart={cart} readOnly={readOnly} />
       {groups.length > 0 && (
         <section className="cart-off" data-testid="cart-disabled">
           <div className="cart-off__head">

@@ -16,7 +16,7 @@
 import { create } from 'zustand';
 import { forgetCartToken, isApiError, setCartToken } from '@/lib/api';
 import { onResync, subscribe } from '@/lib/socket';
-import type { Cart, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
+import type { Cart, ChooseCouponsInput, CartItemInput, CartPageType, CartVerifyReply, ReservationInput, ScanInput, ScanReply } from '@/lib/api/types';
 import type { OrderType } from '@/lib/orders';
 import * as api from '../api/cart';
 
@@ -50,6 +50,10 @@ export interface CartState {
   clean: () => Promise<CartResult>;
   chooseRule: (ruleId: string) => Promise<CartResult>;
   clearUnavailable: () => Promise<CartResult>;
+  /** The order's coupons (issue 24): the codes, the best combination (empty list) or none. */
+  chooseCoupons: (input: ChooseCouponsInput) => Promise<CartResult>;
+  addCouponItem: (couponCode: string) => Promise<CartResult>;
+  removeCouponItem: (couponCode: string) => Promise<CartResult>;
   verify: (pageType: CartPageType) => Promise<CartResult<CartVerifyReply>>;
   reserve: (input: ReservationInput) => Promise<CartResult>;
   scan: (input: ScanInput) => Promise<CartResult<ScanReply>>;
@@ -150,6 +154,9 @@ export const useCart = create<CartState>((set, get) => {
     clean: () => mutate(() => api.cleanCart(), same),
     chooseRule: (ruleId) => mutate(() => api.chooseRule(ruleId), same),
     clearUnavailable: () => mutate(() => api.clearUnavailable(), same),
+    chooseCoupons: (input) => mutate(() => api.chooseCoupons(input), same),
+    addCouponItem: (code) => mutate(() => api.addCouponItem(code), same),
+    removeCouponItem: (code) => mutate(() => api.removeCouponItem(code), same),
     verify: (pageType) => mutate(() => api.verifyCart(pageType), (r) => r.cart),
     reserve: (input) => mutate(() => api.reserve(input), same),
     scan: (input) => mutate(() => api.scanTable(input), (r) => r.cart),

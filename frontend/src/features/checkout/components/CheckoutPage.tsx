@@ -58,6 +58,8 @@ export interface CheckoutPageProps {
   onSubmitted: (reply: OrderSubmitReply, method: PayMethod | null) => void;
   onReload?: () => void;
   onBackToMenu: () => void;
+  /** The coupon row and its picker, composed in by the app (issue 24; none in the meal-voucher channel). */
+  couponSlot?: ReactNode;
   /** The points switch (or the invitation to join), composed in by the app (issue 23). */
   pointsSlot?: ReactNode;
   /** The points the customer chose to spend (pointsDeductions at submit); 0: none. */
@@ -120,6 +122,7 @@ function CheckoutForm({
   payMethods = [],
   onSubmitted,
   onBackToMenu,
+  couponSlot,
   pointsSlot,
   pointsDeductions = 0,
   pointsSaveFen = 0,
@@ -150,7 +153,8 @@ function CheckoutForm({
   const delivery = orderType === 0;
 
   const fen = {
-    discount: toFen(cart.discountAmount),
+    // Promotions, then coupons (the delivery fee a coupon waives included).
+    discount: toFen(cart.discountAmount) + toFen(cart.couponDiscountsAmount) + toFen(cart.couponDeliveryFee),
     order: toFen(cart.orderAmount),
     points: pointsDeductions > 0 ? pointsSaveFen : 0,
   };
@@ -390,6 +394,12 @@ function CheckoutForm({
             </div>
           )}
         </section>
+
+        {couponSlot && (
+          <section className="co-card co-card--coupons" aria-label={t('coupon.row.label')} data-testid="checkout-coupon-card">
+            {couponSlot}
+          </section>
+        )}
 
         {pointsSlot && (
           <section className="co-card co-card--points" aria-label={t('points.toggle.label')} data-testid="checkout-points">
