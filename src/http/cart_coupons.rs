@@ -104,7 +104,7 @@ pub async fn cart_coupons(
         &stored.cart,
         &board,
         Some(&held),
-        |p, _| CartCouponsDto::new(p, auto, ctx.lang),
+        |p, _| CartCouponsDto::new(p, auto, ctx.lang, &|code| snapshot.product(code)),
     );
     Ok(Reply::new(dto))
 }

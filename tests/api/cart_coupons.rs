@@ -333,6 +333,20 @@ async fn product_coupons_put_their_product_in_the_cart() {
     );
     let drink = give(&app, &drink, uid, "d").await;
     add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
+    // Before its item is in the cart, the picker names the product each coupon is for.
+    let listed = coupons(&app, &token).await;
+    let rule_of = |code: &str| {
+        listed["usable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(listed["unusable"].as_array().unwrap())
+            .find(|o| o["couponCode"] == code)
+            .map(|o| o["ruleText"].as_str().unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    assert!(rule_of(&drink).contains("可口可乐"), "{listed}");
+    assert!(rule_of(&side).contains("芝士"), "{listed}");
 
     // ¥32 is below the ¥50 the ¥9.90 cheese sticks need: refused with the gap.
     let refused = cart_call(

@@ -5,6 +5,7 @@
 use super::pick;
 use actors::domain::cart_coupons::{CouponItemLine, CouponItemStatus, CouponOption, CouponReason};
 use actors::domain::cart_pricing::PricedCart;
+use actors::domain::catalog::Product;
 use actors::domain::coupon::{rule_text_named, NotApplicable};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
@@ -123,11 +124,18 @@ impl CartCouponsDto {
         }
     }
 
-    pub fn new(priced: &PricedCart, auto: bool, lang: Lang) -> CartCouponsDto {
+    /// `product`: the catalogue's product by code, to name a product coupon's product before
+    /// its item is in the cart.
+    pub fn new<'c>(
+        priced: &PricedCart,
+        auto: bool,
+        lang: Lang,
+        product: &dyn Fn(&str) -> Option<&'c Product>,
+    ) -> CartCouponsDto {
         let (usable, unusable) = priced
             .coupons
             .iter()
-            .map(|o| option(o, priced, lang))
+            .map(|o| option(o, priced, lang, product))
             .partition(|o| {
                 o.reason.is_none()
                     || priced.coupons.iter().any(|c| {
@@ -192,13 +200,20 @@ pub fn reason_text(reason: &CouponReason, priced: &PricedCart, lang: Lang) -> St
     }
 }
 
-pub fn option(o: &CouponOption, priced: &PricedCart, lang: Lang) -> CouponOptionDto {
+pub fn option<'c>(
+    o: &CouponOption,
+    priced: &PricedCart,
+    lang: Lang,
+    catalogue: &dyn Fn(&str) -> Option<&'c Product>,
+) -> CouponOptionDto {
+    // "兑换 可口可乐", whether or not its item is in the cart yet.
     let product = o.template.kind.product_code().and_then(|code| {
         priced
             .coupon_items
             .iter()
             .find(|i| i.product_code == code)
             .and_then(|i| i.product)
+            .or_else(|| catalogue(code))
     });
     CouponOptionDto {
         coupon_code: o.coupon.coupon_code.clone(),

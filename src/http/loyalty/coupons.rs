@@ -115,8 +115,9 @@ pub fn coupon_dto(
 pub fn valid_text(v: &Validity, lang: Lang) -> String {
     match (*v, lang) {
         (Validity::AfterIssue { days }, Lang::Zh) => format!("领取后{days}天内有效"),
+        (Validity::AfterIssue { days: 1 }, Lang::En) => "Valid for 1 day after collecting".into(),
         (Validity::AfterIssue { days }, Lang::En) => {
-            format!("Valid for {days} day(s) after collecting")
+            format!("Valid for {days} days after collecting")
         }
         (Validity::Fixed { from, to }, lang) => {
             let day = |ms: i64| china_time(ms).format("%Y.%m.%d").to_string();
@@ -366,4 +367,45 @@ async fn give_back_if_held(
         state.coupons.give_back(order_no, reason).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validity_in_words() {
+        // 2026-12-01 00:00 to 2027-01-01 00:00, China time (the end is exclusive).
+        let (from, to) = (1_796_054_400_000, 1_798_732_800_000);
+        let cases = [
+            (
+                Validity::AfterIssue { days: 30 },
+                Lang::Zh,
+                "领取后30天内有效",
+            ),
+            (
+                Validity::AfterIssue { days: 30 },
+                Lang::En,
+                "Valid for 30 days after collecting",
+            ),
+            (
+                Validity::AfterIssue { days: 1 },
+                Lang::En,
+                "Valid for 1 day after collecting",
+            ),
+            (
+                Validity::Fixed { from, to },
+                Lang::Zh,
+                "2026.12.01至2026.12.31有效",
+            ),
+            (
+                Validity::Fixed { from, to },
+                Lang::En,
+                "Valid 2026.12.01 to 2026.12.31",
+            ),
+        ];
+        for (v, lang, want) in cases {
+            assert_eq!(valid_text(&v, lang), want, "{v:?} {lang:?}");
+        }
+    }
 }
