@@ -8,7 +8,7 @@ use crate::realtime::engineio::{self, EngineIo};
 use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
-use actix_web::{middleware, web, App};
+use actix_web::{web, App};
 use actors::accounts::sessions::{CachedSessions, DbSessionStore, RedisSessionStore, SessionStore};
 use actors::bus::{Bus, RedisBus};
 use actors::carts::CartRegistry;
@@ -363,7 +363,7 @@ fn run(
         })?,
     );
     let data = web::Data::new(state);
-    let request_log = web::Data::new(http::request_log::RequestLog {
+    let request_log = std::sync::Arc::new(http::request_log::RequestLog {
         access: http::access_log::AccessLog::new(&settings.log),
         metrics: settings.metrics.enabled,
     });
@@ -375,18 +375,13 @@ fn run(
     };
     let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
-            .wrap(middleware::from_fn(http::context::language))
-            .wrap(middleware::Compress::default())
-            // The request id, the access line and the metrics; the time measured includes
-            // every middleware inside.
-            .wrap(middleware::from_fn(http::request_log::request_log))
-            // Outermost: every answer gets the headers, errors and the app's files included.
-            .wrap(middleware::from_fn(
-                http::security_headers::security_headers,
-            ))
+            .wrap(http::compress::Negotiated)
+            // Outermost: every answer, errors and the app's files included, gets its request
+            // id, access line, metrics and security headers; the time measured includes
+            // compression. Language and channel are read here too.
+            .wrap(http::edge::Edge::new(request_log.clone()))
             .app_data(data.clone())
             .app_data(trusted.clone())
-            .app_data(request_log.clone())
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())

@@ -81,7 +81,7 @@ where
         mut writer: Writer<'_>,
         event: &tracing::Event<'_>,
     ) -> std::fmt::Result {
-        let id = crate::http::request_log::current_request_id();
+        let id = crate::http::context::current_request_id();
         let Some(id) = id.filter(|_| !writer.has_ansi_escapes()) else {
             return self.inner.format_event(ctx, writer, event);
         };

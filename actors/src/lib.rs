@@ -8,6 +8,7 @@ pub mod clock;
 pub mod coupons;
 pub mod db;
 pub mod domain;
+pub mod hex;
 pub mod loyalty;
 pub mod orders;
 pub mod payments;

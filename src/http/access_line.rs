@@ -45,20 +45,42 @@ pub struct Line<'a> {
 }
 
 /// Writes the line; false when there is no sink of ours (the caller then logs through tracing).
+///
+/// The line joins this worker thread's pending lines, handed to the writer as one message once
+/// the requests ready now have been served: under load one hand-over (an allocation, a queue
+/// operation and the writer thread's wake-up) carries dozens of lines instead of one. Called
+/// only while serving a request, so on one of the server's worker threads (a `LocalSet`).
 pub fn write(line: &Line<'_>) -> bool {
     let Some(sink) = SINK.get() else {
         return false;
     };
-    thread_local! {
-        static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    }
-    BUF.with_borrow_mut(|buf| {
-        buf.clear();
+    let first = PENDING.with_borrow_mut(|buf| {
+        let first = buf.is_empty();
         format(buf, sink.format, SystemTime::now(), line);
+        first
+    });
+    if first {
+        tokio::task::spawn_local(hand_over());
+    }
+    true
+}
+
+thread_local! {
+    /// This thread's lines not yet handed to the writer.
+    static PENDING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+async fn hand_over() {
+    // After every task that is ready now: their lines join this message.
+    tokio::task::yield_now().await;
+    let Some(sink) = SINK.get() else {
+        return;
+    };
+    PENDING.with_borrow_mut(|buf| {
         // Lossy like every other line: past the queue's bound it is dropped, never waited for.
         let _ = sink.writer.clone().write_all(buf);
+        buf.clear();
     });
-    true
 }
 
 pub fn format(buf: &mut Vec<u8>, format: LogFormat, now: SystemTime, line: &Line<'_>) {
@@ -74,7 +96,7 @@ fn pretty(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
     buf.extend_from_slice(b"  INFO ");
     buf.extend_from_slice(TARGET.as_bytes());
     buf.extend_from_slice(b": request status=");
-    let _ = write!(buf, "{}", line.status);
+    number(buf, u64::from(line.status));
     buf.extend_from_slice(b" elapsed_ms=");
     millis(buf, line.elapsed);
     for (name, value) in [
@@ -99,7 +121,7 @@ fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
     buf.extend_from_slice(b"{\"timestamp\":\"");
     timestamp(buf, now);
     buf.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\",\"status\":");
-    let _ = write!(buf, "{}", line.status);
+    number(buf, u64::from(line.status));
     buf.extend_from_slice(b",\"elapsed_ms\":");
     millis(buf, line.elapsed);
     buf.extend_from_slice(b",\"http.client_ip\":\"");
@@ -115,10 +137,24 @@ fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
         buf.extend_from_slice(b",\"");
         buf.extend_from_slice(name.as_bytes());
         buf.extend_from_slice(b"\":");
-        // Escapes what a path may hold (quotes, backslashes).
-        let _ = serde_json::to_writer(&mut *buf, value);
+        json_string(buf, value);
     }
     buf.extend_from_slice(b"}\n");
+}
+
+/// A JSON string. Nearly every value is plain ASCII with nothing to escape and is copied as it
+/// is; one that is not (a quote or a backslash in a path, say) goes through serde_json.
+fn json_string(buf: &mut Vec<u8>, value: &str) {
+    let plain = value
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
+    if plain {
+        buf.push(b'"');
+        buf.extend_from_slice(value.as_bytes());
+        buf.push(b'"');
+    } else {
+        let _ = serde_json::to_writer(&mut *buf, value);
+    }
 }
 
 /// RFC 3339 in UTC with microseconds, as the subscriber's own timestamps. The date and time
@@ -148,7 +184,9 @@ fn timestamp(buf: &mut Vec<u8>, now: SystemTime) {
         }
         buf.extend_from_slice(text);
     });
-    let _ = write!(buf, ".{:06}Z", since.subsec_micros());
+    buf.push(b'.');
+    padded(buf, since.subsec_micros(), 6);
+    buf.push(b'Z');
 }
 
 /// The client's address; IPv4, nearly every one, digit by digit rather than through `Display`.
@@ -177,8 +215,26 @@ fn ip(buf: &mut Vec<u8>, ip: Option<IpAddr>) {
 
 /// Milliseconds with three decimals (the microsecond is the clock's useful resolution here).
 fn millis(buf: &mut Vec<u8>, elapsed: Duration) {
-    let micros = elapsed.as_micros();
-    let _ = write!(buf, "{}.{:03}", micros / 1000, micros % 1000);
+    let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+    number(buf, micros / 1000);
+    buf.push(b'.');
+    padded(buf, (micros % 1000) as u32, 3);
+}
+
+// Numbers digit by digit: `write!` goes through the formatting machinery, several hundred
+// instructions a number, on every line.
+
+fn number(buf: &mut Vec<u8>, n: u64) {
+    buf.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// `n` in exactly `width` digits, zeros in front (`n` < 10^width).
+fn padded(buf: &mut Vec<u8>, n: u32, width: u32) {
+    let mut div = 10u32.pow(width - 1);
+    while div > 0 {
+        buf.push(b'0' + (n / div % 10) as u8);
+        div /= 10;
+    }
 }
 
 #[cfg(test)]
@@ -297,6 +353,46 @@ mod tests {
             let mut buf = Vec::new();
             millis(&mut buf, elapsed);
             assert_eq!(String::from_utf8(buf).unwrap_or_default(), want);
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        let written = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut buf = Vec::new();
+            f(&mut buf);
+            String::from_utf8(buf).unwrap_or_default()
+        };
+        for n in [0u64, 7, 10, 99, 100, 200, 404, 65_535, 1_000_000, u64::MAX] {
+            assert_eq!(written(&|b| number(b, n)), n.to_string());
+        }
+        for n in [0u32, 5, 42, 999, 1_000, 123_456, 999_999] {
+            assert_eq!(written(&|b| padded(b, n, 6)), format!("{n:06}"));
+        }
+        for n in 0..1_000u32 {
+            assert_eq!(written(&|b| padded(b, n, 3)), format!("{n:03}"));
+        }
+    }
+
+    #[test]
+    fn json_strings_are_what_serde_json_writes() {
+        for value in [
+            "",
+            "/api/v1/stores/SH001",
+            "/x?q=\"a\\b\"",
+            "tab\there",
+            "门店",
+            "\u{7f}",
+            "a\u{1}b",
+        ] {
+            let mut buf = Vec::new();
+            json_string(&mut buf, value);
+            let want = serde_json::to_string(value).unwrap_or_default();
+            assert_eq!(
+                String::from_utf8(buf).unwrap_or_default(),
+                want,
+                "{value:?}"
+            );
         }
     }
 }

@@ -137,10 +137,10 @@ fn amount(field: &'static str, value: f64) -> ApiResult<Fen> {
 }
 
 /// Submits the cart as an order. Login required; Idempotency-Key honoured for 24 hours.
-#[utoipa::path(tag = "orders", request_body = SubmitBody,
+#[utoipa::path(path = "/orders", tag = "orders", request_body = SubmitBody,
     params(("Idempotency-Key" = Option<String>, Header)),
     responses((status = 200, body = Envelope<SubmitDto>), (status = 400), (status = 401), (status = 404), (status = 409)))]
-#[post("/orders")]
+#[post("")]
 pub async fn submit(
     state: web::Data<AppState>,
     ctx: Ctx,

@@ -5,6 +5,7 @@
 //! walked from the right, each trusted hop skipped, and the first untrusted address is the
 //! client: everything left of it was written by the client and proves nothing.
 
+use actix_web::http::header::HeaderName;
 use actix_web::{web, HttpRequest};
 use std::net::{IpAddr, SocketAddr};
 
@@ -109,12 +110,19 @@ fn from_trusted_peer(req: &HttpRequest) -> Option<&TrustedProxies> {
     trusted.trusts(peer).then_some(trusted)
 }
 
+const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
+const X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
+
 /// The client's address; None only when the connection has no peer address (tests).
 pub fn client_addr(req: &HttpRequest) -> Option<IpAddr> {
     let peer = req.peer_addr()?.ip();
+    // Most requests carry no X-Forwarded-For: then the peer is the client, whoever it is.
+    if !req.headers().contains_key(X_FORWARDED_FOR) {
+        return Some(peer.to_canonical());
+    }
     let forwarded: Vec<&str> = req
         .headers()
-        .get_all("x-forwarded-for")
+        .get_all(X_FORWARDED_FOR)
         .filter_map(|v| v.to_str().ok())
         .collect();
     let empty = TrustedProxies::default();
@@ -129,10 +137,12 @@ pub fn client_ip(req: &HttpRequest) -> String {
 /// Whether the client reached us over TLS. This server speaks plain HTTP only, so TLS is the
 /// proxy's: a trusted proxy's `X-Forwarded-Proto: https` (its last value, the one it wrote).
 pub fn is_https(req: &HttpRequest) -> bool {
-    from_trusted_peer(req).is_some()
+    // The header first: it is cheaper to look for than the peer is to check.
+    req.headers().contains_key(X_FORWARDED_PROTO)
+        && from_trusted_peer(req).is_some()
         && req
             .headers()
-            .get_all("x-forwarded-proto")
+            .get_all(X_FORWARDED_PROTO)
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
             .next_back()

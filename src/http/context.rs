@@ -1,22 +1,36 @@
 //! The request context: language (Accept-Language), channel (X-Channel-Id) and request id.
-//! Parsed once by middleware at the edge of /api; handlers take `Ctx` and trust it.
+//! Parsed once at the edge ([`super::edge`]); handlers take `Ctx` and trust it.
 
 use super::error::ApiError;
-use actix_web::body::MessageBody;
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError};
+use super::request_log::RequestId;
+use actix_web::dev::Payload;
+use actix_web::http::header::HeaderMap;
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use actors::domain::channel::Channel;
 use actors::domain::lang::Lang;
 use std::future::{ready, Ready};
 
+/// What the code serving a request may ask about it from anywhere, through [`current_lang`]
+/// and [`current_request_id`]: errors render in its language, log lines carry its id. One
+/// task-local for both, set by the edge for the whole request.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestScope {
+    pub lang: Lang,
+    pub id: RequestId,
+}
+
 tokio::task_local! {
-    static LANG: Lang;
+    pub(super) static SCOPE: RequestScope;
 }
 
 /// The language of the request being served (zh outside a request).
 pub fn current_lang() -> Lang {
-    LANG.try_with(|lang| *lang).unwrap_or_default()
+    SCOPE.try_with(|scope| scope.lang).unwrap_or_default()
+}
+
+/// The id of the request being served, for the lines its handlers write (`crate::telemetry`).
+pub fn current_request_id() -> Option<RequestId> {
+    SCOPE.try_with(|scope| scope.id).ok()
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -25,61 +39,24 @@ pub struct Ctx {
     pub channel: Channel,
 }
 
-const CHANNEL_HEADER: &str = "x-channel-id";
+const CHANNEL_HEADER: actix_web::http::header::HeaderName =
+    actix_web::http::header::HeaderName::from_static("x-channel-id");
 
-/// Reads the language, refuses an unknown channel (a missing one is the web), and runs the
-/// rest of the request with its language in scope so errors render in it. The app-wide
-/// [`language`] middleware has put it in scope already: it is read, not parsed again.
-pub async fn request_context(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    match LANG.try_with(|lang| *lang) {
-        Ok(lang) => with_context(lang, req, next).await,
-        Err(_) => {
-            let lang = accept_language(&req);
-            LANG.scope(lang, with_context(lang, req, next)).await
-        }
+/// The request's channel: a missing header is the web; None for one we do not know, which the
+/// API refuses.
+pub fn channel(headers: &HeaderMap) -> Option<Channel> {
+    match headers.get(CHANNEL_HEADER) {
+        None => Some(Channel::Web),
+        Some(v) => v.to_str().ok().and_then(Channel::parse),
     }
 }
 
-async fn with_context(
-    lang: Lang,
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let channel = match req.headers().get(CHANNEL_HEADER) {
-        None => Some(Channel::Web),
-        Some(v) => v.to_str().ok().and_then(Channel::parse),
-    };
-    let Some(channel) = channel else {
-        let (http_req, _) = req.into_parts();
-        let res = ApiError::UnknownChannel.error_response();
-        return Ok(ServiceResponse::new(http_req, res));
-    };
-    req.extensions_mut().insert(Ctx { lang, channel });
-    next.call(req)
-        .await
-        .map(ServiceResponse::map_into_boxed_body)
-}
-
-fn accept_language(req: &ServiceRequest) -> Lang {
+pub fn accept_language(headers: &HeaderMap) -> Lang {
     Lang::from_accept_language(
-        req.headers()
+        headers
             .get(actix_web::http::header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),
     )
-}
-
-/// Runs any request, inside the API or not (the sandbox cashier's calls, the app's files), with
-/// its language in scope, so an error rendered before a handler runs (a malformed body, say)
-/// is in the request's language too.
-pub async fn language(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let lang = accept_language(&req);
-    LANG.scope(lang, next.call(req)).await
 }
 
 impl FromRequest for Ctx {
@@ -87,7 +64,7 @@ impl FromRequest for Ctx {
     type Future = Ready<Result<Ctx, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        // Outside /api the middleware does not run; fall back to the defaults.
+        // Outside the API the edge does not parse the channel; fall back to the defaults.
         let ctx = req.extensions().get::<Ctx>().copied().unwrap_or(Ctx {
             lang: current_lang(),
             channel: Channel::Web,

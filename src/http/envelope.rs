@@ -1,8 +1,9 @@
 //! The response envelope `{"errCode": "00", "errMsg": "", "data": …}` and the success reply.
 
-use actix_web::body::BoxBody;
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, Responder};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, Responder, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -53,24 +54,53 @@ impl<T: Serialize> Responder for Reply<T> {
     type Body = BoxBody;
 
     fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
-        let cache = match self.max_age_seconds {
-            Some(s) => HeaderValue::try_from(format!("public, max-age={s}"))
-                .unwrap_or_else(|_| HeaderValue::from_static("no-store")),
-            None => HeaderValue::from_static("no-store"),
+        let envelope = Envelope {
+            err_code: "00".into(),
+            err_msg: String::new(),
+            data: self.data,
         };
-        let mut response = HttpResponse::Ok();
+        let mut body = Vec::with_capacity(128);
+        if let Err(e) = serde_json::to_writer(&mut body, &envelope) {
+            return super::error::ApiError::Internal(anyhow::anyhow!("serialising a reply: {e}"))
+                .error_response();
+        }
+        let mut response = ok_json(self.max_age_seconds, BoxBody::new(body));
         for (name, value) in self.headers {
-            response.insert_header((name, value));
+            match (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+                (Ok(name), Ok(value)) => {
+                    response.headers_mut().insert(name, value);
+                }
+                _ => tracing::error!(name, "a reply header that is no header"),
+            }
         }
         response
-            .insert_header((header::CACHE_CONTROL, cache))
-            // The body is in the request's language.
-            .insert_header((header::VARY, "Accept-Language"))
-            .json(Envelope {
-                err_code: "00".into(),
-                err_msg: String::new(),
-                data: self.data,
-            })
+    }
+}
+
+/// A 200 answer with a JSON body in the request's language: the headers every successful API
+/// answer carries, set directly rather than through a builder (which parses each one).
+pub fn ok_json<B: MessageBody + 'static>(max_age_seconds: Option<u32>, body: B) -> HttpResponse<B> {
+    let mut response = HttpResponse::with_body(StatusCode::OK, body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CACHE_CONTROL, cache_control(max_age_seconds));
+    // The body is in the request's language.
+    headers.insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+    response
+}
+
+fn cache_control(max_age_seconds: Option<u32>) -> HeaderValue {
+    match max_age_seconds {
+        None => HeaderValue::from_static("no-store"),
+        // The lifetimes the API uses, without formatting each time.
+        Some(30) => HeaderValue::from_static("public, max-age=30"),
+        Some(60) => HeaderValue::from_static("public, max-age=60"),
+        Some(300) => HeaderValue::from_static("public, max-age=300"),
+        Some(s) => HeaderValue::try_from(format!("public, max-age={s}"))
+            .unwrap_or_else(|_| HeaderValue::from_static("no-store")),
     }
 }
 

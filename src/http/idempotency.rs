@@ -43,10 +43,7 @@ impl Idempotency {
             }
         };
         // serde_json orders object keys, so the hash ignores key order and spacing.
-        let body_hash = Sha256::digest(body.to_string().as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let body_hash = actors::hex::encode(&Sha256::digest(body.to_string().as_bytes()));
         Ok(Idempotency {
             scope,
             key,

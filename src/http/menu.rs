@@ -66,9 +66,9 @@ pub struct MenuDto {
 /// The store's menu: hidden products, the gift category and empty categories are dropped;
 /// time-limited products appear only when date, time, weekday, store, store group and order
 /// type all match.
-#[utoipa::path(tag = "menu", params(("storeCode" = String, Path), MenuQuery),
+#[utoipa::path(path = "/stores/{storeCode}/menu", tag = "menu", params(("storeCode" = String, Path), MenuQuery),
     responses((status = 200, body = Envelope<MenuDto>), (status = 400), (status = 404)))]
-#[get("/stores/{storeCode}/menu")]
+#[get("/{storeCode}/menu")]
 pub async fn store_menu(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -138,9 +138,9 @@ pub struct ProductQuery {
 
 /// One product with everything its page needs: sizes, crusts, flavours, sauces, toppings,
 /// combo rounds, style options. A product not on this store's menu now is 404.
-#[utoipa::path(tag = "menu", params(("productCode" = String, Path), ProductQuery),
+#[utoipa::path(path = "/products/{productCode}", tag = "menu", params(("productCode" = String, Path), ProductQuery),
     responses((status = 200, body = Envelope<ProductDetailDto>), (status = 404)))]
-#[get("/products/{productCode}")]
+#[get("/{productCode}")]
 pub async fn product(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -194,9 +194,9 @@ pub struct SearchQuery {
 }
 
 /// Products whose name, description or keywords contain the keyword (either language).
-#[utoipa::path(tag = "menu", params(SearchQuery),
+#[utoipa::path(path = "/products/search", tag = "menu", params(SearchQuery),
     responses((status = 200, body = Envelope<Vec<ProductCardDto>>), (status = 400)))]
-#[get("/products/search")]
+#[get("/search")]
 pub async fn search(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -231,9 +231,9 @@ pub struct HotWordsQuery {
 }
 
 /// Suggested search words (searchHotWordsByStore), in the request's language.
-#[utoipa::path(tag = "menu", params(HotWordsQuery),
+#[utoipa::path(path = "/products/hot-words", tag = "menu", params(HotWordsQuery),
     responses((status = 200, body = Envelope<Vec<String>>)))]
-#[get("/products/hot-words")]
+#[get("/hot-words")]
 pub async fn hot_words(
     state: web::Data<AppState>,
     ctx: Ctx,

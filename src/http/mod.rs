@@ -11,10 +11,12 @@ pub mod cart_rules;
 pub mod checkout;
 pub mod cities;
 pub mod client_ip;
+pub mod compress;
 pub mod context;
 pub mod credentials;
 pub mod dev;
 pub mod dto;
+pub mod edge;
 pub mod envelope;
 pub mod error;
 pub mod extractor_errors;
@@ -45,7 +47,7 @@ pub mod tablet;
 pub mod tablet_history;
 pub mod tablet_store;
 
-use actix_web::{middleware, web};
+use actix_web::web;
 use std::path::Path;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -54,17 +56,48 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
         .service(health::ready)
         .service(
             web::scope("/api/v1")
-                .wrap(middleware::from_fn(context::request_context))
+                // actix-web tries the routes of a scope in order, and every pattern with a
+                // `{…}` it passes costs a regular expression (about a microsecond). The most
+                // read resources are scopes of their own, tried first: a request for one of
+                // them passes only its neighbours (docs/benchmarks.md). Their handlers name
+                // their full path for the OpenAPI document.
                 .service(system::time)
+                .service(
+                    web::scope("/stores")
+                        // Literal store paths before /stores/{storeCode}.
+                        .service(stores::default_store)
+                        .service(stores::by_point)
+                        .service(stores::nearby)
+                        .service(stores::search)
+                        .service(menu::store_menu)
+                        .service(stores::by_code)
+                        .default_service(web::to(no_such_endpoint)),
+                )
+                .service(
+                    web::scope("/products")
+                        // Literal product paths before /products/{productCode}.
+                        .service(menu::search)
+                        .service(menu::hot_words)
+                        .service(menu::product)
+                        .default_service(web::to(no_such_endpoint)),
+                )
+                .service(
+                    web::scope("/orders")
+                        // Literal order paths before /orders/{orderNo}.
+                        .service(orders::reservation)
+                        .service(orders::slots)
+                        .service(orders::scan)
+                        .service(checkout::submit)
+                        .service(orders::list)
+                        .service(order_detail::detail)
+                        .service(orders::reorder)
+                        .service(order_detail::cancel)
+                        .service(order_detail::refund_again)
+                        .service(order_detail::comment)
+                        .default_service(web::to(no_such_endpoint)),
+                )
                 .service(system::page_switch)
                 .service(system::protocol)
-                // Literal store paths before /stores/{storeCode}.
-                .service(stores::default_store)
-                .service(stores::by_point)
-                .service(stores::nearby)
-                .service(stores::search)
-                .service(menu::store_menu)
-                .service(stores::by_code)
                 .service(cities::city_list)
                 .service(cities::districts)
                 .service(geo::ip)
@@ -72,9 +105,6 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(geo::geocode)
                 .service(geo::places)
                 .service(geo::tips)
-                .service(menu::search)
-                .service(menu::hot_words)
-                .service(menu::product)
                 .service(auth::send_code)
                 .service(auth::register)
                 .service(auth::login)
@@ -125,17 +155,6 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(cart_coupons::remove_coupon_item)
                 .service(cart::clear_unavailable)
                 .service(cart::verify)
-                // Literal order paths before /orders/{orderNo}.
-                .service(orders::reservation)
-                .service(orders::slots)
-                .service(orders::scan)
-                .service(checkout::submit)
-                .service(orders::list)
-                .service(orders::reorder)
-                .service(order_detail::cancel)
-                .service(order_detail::refund_again)
-                .service(order_detail::comment)
-                .service(order_detail::detail)
                 .service(tablet::login)
                 .service(tablet::logout)
                 .service(tablet::queue)
@@ -163,12 +182,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(payments::status)
                 .service(dev::sms_outbox)
                 .service(orders::dev_table_link)
-                .default_service(web::to(|| async {
-                    Err::<actix_web::HttpResponse, _>(error::ApiError::not_found(
-                        "接口不存在",
-                        "No such endpoint",
-                    ))
-                })),
+                .default_service(web::to(no_such_endpoint)),
         )
         // After the API: its pattern is a regular expression, which every request tried before
         // it would pay for.
@@ -182,4 +196,9 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
         .service(sandbox::cashier)
         .service(sandbox::pay)
         .configure(|cfg| static_files::configure(cfg, static_dir));
+}
+
+/// What the API answers for a path it does not have.
+async fn no_such_endpoint() -> Result<actix_web::HttpResponse, error::ApiError> {
+    Err(error::ApiError::not_found("接口不存在", "No such endpoint"))
 }

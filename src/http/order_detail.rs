@@ -440,9 +440,9 @@ pub struct DetailQuery {
 
 /// The order (orderDetail): for its owner, or with its view token. Read from memory while
 /// nothing about the order changed (`order_views`).
-#[utoipa::path(tag = "orders", params(("orderNo" = String, Path), DetailQuery),
+#[utoipa::path(path = "/orders/{orderNo}", tag = "orders", params(("orderNo" = String, Path), DetailQuery),
     responses((status = 200, body = Envelope<OrderDetailDto>), (status = 404)))]
-#[get("/orders/{orderNo}")]
+#[get("/{orderNo}")]
 pub async fn detail(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -523,9 +523,9 @@ async fn refund(state: &AppState, order: &OrderRow) -> ApiResult<()> {
 
 /// Cancels the order (cancelOrder): the customer, before the store accepted it. A paid order is
 /// refunded.
-#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CancelBody,
+#[utoipa::path(path = "/orders/{orderNo}/cancel", tag = "orders", params(("orderNo" = String, Path)), request_body = CancelBody,
     responses((status = 200, body = Envelope<OrderDetailDto>), (status = 409), (status = 502)))]
-#[post("/orders/{orderNo}/cancel")]
+#[post("/{orderNo}/cancel")]
 pub async fn cancel(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -560,9 +560,9 @@ pub async fn cancel(
 }
 
 /// Retries the refund of a refused or cancelled paid order (the spec's refund call).
-#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
+#[utoipa::path(path = "/orders/{orderNo}/refund", tag = "orders", params(("orderNo" = String, Path)),
     responses((status = 200, body = Envelope<OrderDetailDto>), (status = 409), (status = 502)))]
-#[post("/orders/{orderNo}/refund")]
+#[post("/{orderNo}/refund")]
 pub async fn refund_again(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -593,9 +593,9 @@ pub struct CommentBody {
 }
 
 /// A comment on a completed order: a rating of 1 to 5 and up to 200 characters, once.
-#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)), request_body = CommentBody,
+#[utoipa::path(path = "/orders/{orderNo}/comment", tag = "orders", params(("orderNo" = String, Path)), request_body = CommentBody,
     responses((status = 200, body = Envelope<CommentDto>), (status = 400), (status = 409)))]
-#[post("/orders/{orderNo}/comment")]
+#[post("/{orderNo}/comment")]
 pub async fn comment(
     state: web::Data<AppState>,
     user: AuthUser,

@@ -49,9 +49,9 @@ pub struct ReservationBody {
 /// plus the store's delivery gap, or its ask gap rounded up to 5 minutes; booked, it must be
 /// within bookDays, outside exclusion days and inside business hours. Changing the order type
 /// re-prices the cart. A repeat within 380 ms answers 429.
-#[utoipa::path(tag = "orders", request_body = ReservationBody,
+#[utoipa::path(path = "/orders/reservation", tag = "orders", request_body = ReservationBody,
     responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 429)))]
-#[post("/orders/reservation")]
+#[post("/reservation")]
 pub async fn reservation(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -133,9 +133,9 @@ pub struct SlotsDto {
 }
 
 /// The booking picker: the store's bookable days and their 15-minute slots.
-#[utoipa::path(tag = "orders", params(SlotsQuery),
+#[utoipa::path(path = "/orders/reservation/slots", tag = "orders", params(SlotsQuery),
     responses((status = 200, body = Envelope<SlotsDto>), (status = 400), (status = 404)))]
-#[get("/orders/reservation/slots")]
+#[get("/reservation/slots")]
 pub async fn slots(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -203,9 +203,9 @@ fn bad_table() -> ApiError {
 
 /// Scan-to-order: checks a table QR link's sign, then sets the cart to that store, dine-in, at
 /// that desk, for 3600 seconds.
-#[utoipa::path(tag = "orders", request_body = ScanBody,
+#[utoipa::path(path = "/orders/scan", tag = "orders", request_body = ScanBody,
     responses((status = 200, body = Envelope<ScanDto>), (status = 400)))]
-#[post("/orders/scan")]
+#[post("/scan")]
 pub async fn scan(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -408,9 +408,9 @@ fn bilingual_text(value: Option<&Value>, lang: Lang) -> String {
 }
 
 /// The customer's orders, newest first, by state (queryOrderByPage), with display labels.
-#[utoipa::path(tag = "orders", params(ListQuery),
+#[utoipa::path(path = "/orders", tag = "orders", params(ListQuery),
     responses((status = 200, body = Envelope<OrderPageDto>), (status = 400), (status = 401)))]
-#[get("/orders")]
+#[get("")]
 pub async fn list(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -488,9 +488,9 @@ pub struct ReorderDto {
 /// Order again (oneMoreOrder): the order's items go into the cart at its store and order type,
 /// each as it was configured; what cannot be ordered now is skipped and named. The app then
 /// goes to /order/submit.
-#[utoipa::path(tag = "orders", params(("orderNo" = String, Path)),
+#[utoipa::path(path = "/orders/{orderNo}/reorder", tag = "orders", params(("orderNo" = String, Path)),
     responses((status = 200, body = Envelope<ReorderDto>), (status = 400), (status = 404)))]
-#[post("/orders/{orderNo}/reorder")]
+#[post("/{orderNo}/reorder")]
 pub async fn reorder(
     state: web::Data<AppState>,
     ctx: Ctx,

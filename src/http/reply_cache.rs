@@ -15,8 +15,7 @@
 //! The identities are weak references: they keep an old snapshot's allocation from being
 //! reused (so a stamp can never match a different snapshot) without keeping its contents alive.
 
-use actix_web::body::{BodySize, BoxBody, MessageBody};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::body::{BodySize, MessageBody};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use actors::catalogue::Snapshot;
 use actors::domain::store_board::Board;
@@ -115,27 +114,21 @@ impl CachedReply {
 }
 
 impl Responder for CachedReply {
-    type Body = BoxBody;
+    type Body = Pieces;
 
-    fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
-        let cache = match self.max_age_seconds {
-            Some(s) => HeaderValue::try_from(format!("public, max-age={s}"))
-                .unwrap_or_else(|_| HeaderValue::from_static("no-store")),
-            None => HeaderValue::from_static("no-store"),
-        };
-        HttpResponse::Ok()
-            .insert_header((header::CACHE_CONTROL, cache))
-            .insert_header((header::VARY, "Accept-Language"))
-            .insert_header(header::ContentType::json())
-            .body(Pieces {
+    fn respond_to(self, _req: &HttpRequest) -> HttpResponse<Pieces> {
+        super::envelope::ok_json(
+            self.max_age_seconds,
+            Pieces {
                 pieces: [self.head, self.data, Bytes::from_static(b"}")],
                 next: 0,
-            })
+            },
+        )
     }
 }
 
 /// A body of a few byte buffers sent one after the other, its length known up front.
-struct Pieces {
+pub struct Pieces {
     pieces: [Bytes; 3],
     next: usize,
 }

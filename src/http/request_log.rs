@@ -1,6 +1,7 @@
 //! What every request leaves behind: its id (the `X-Request-Id` answer header), its line in the
 //! access log (as `[log] access_sample` says) and its count and time in `/metrics`. One
-//! middleware for the three, so the clock is read once and the route pattern found once.
+//! place for the three ([`super::edge`] calls it), so the clock is read once and the route
+//! pattern found once.
 //!
 //! Why it is built this way (docs/operations.md, "The cost of the access log"): a request
 //! costs a few microseconds, and the access log used to cost a third of that, mostly in a span
@@ -8,35 +9,24 @@
 //! - the access line is one line carrying all its fields, written outside any span, formatted
 //!   by hand ([`super::access_line`]), and what it needs (route, client address, target) is
 //!   only gathered once the line is chosen;
-//! - no span: the request id is kept in a task-local, and the log's formatter adds it to the
-//!   lines the request's handlers write (a warning, an error), which are few;
+//! - no span: the request id is kept in a task-local ([`super::context::current_request_id`]),
+//!   and the log's formatter adds it to the lines the request's handlers write (a warning, an
+//!   error), which are few;
 //! - the id comes from the thread's random generator, not a system call.
 
 use super::access_line;
 use super::access_log::AccessLog;
 use super::client_ip::client_addr;
 use crate::metrics;
-use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::middleware::Next;
-use actix_web::web;
 use rand::RngCore;
 use std::time::Instant;
 
 const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
 
-tokio::task_local! {
-    static REQUEST_ID: RequestId;
-}
-
-/// The id of the request being served, for the lines its handlers write (`crate::telemetry`).
-pub fn current_request_id() -> Option<RequestId> {
-    REQUEST_ID.try_with(|id| *id).ok()
-}
-
-/// What the middleware is told at start-up.
+/// What the edge is told at start-up.
 pub struct RequestLog {
     pub access: AccessLog,
     /// Count and time every request for `/metrics` (`[metrics] enabled`).
@@ -66,22 +56,37 @@ impl std::fmt::Display for RequestId {
     }
 }
 
-pub async fn request_log(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let id = RequestId::generate();
-    let settings = req.app_data::<web::Data<RequestLog>>().cloned();
-    let method = metrics::method_label(req.method());
-    let mut id_text = [0u8; uuid::fmt::Hyphenated::LENGTH];
-    let id_text = id.encode(&mut id_text);
-    let result = REQUEST_ID.scope(id, next.call(req)).await;
-    let elapsed = started.elapsed();
-    let status = match &result {
+/// What is known of a request before it is served.
+pub struct Started {
+    at: Instant,
+    pub id: RequestId,
+    method: &'static str,
+}
+
+impl Started {
+    pub fn now(req: &ServiceRequest) -> Started {
+        Started {
+            at: Instant::now(),
+            id: RequestId::generate(),
+            method: metrics::method_label(req.method()),
+        }
+    }
+}
+
+/// Once the request is answered: its access line (as sampled), its count and time in
+/// `/metrics`, and its id on the answer.
+pub fn finish<B>(
+    settings: &RequestLog,
+    started: &Started,
+    result: &mut Result<ServiceResponse<B>, actix_web::Error>,
+) {
+    let elapsed = started.at.elapsed();
+    let status = match &*result {
         Ok(res) => res.status(),
         Err(e) => e.as_response_error().status_code(),
     };
+    let mut id_text = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    let id_text = started.id.encode(&mut id_text);
     // The pattern the router matched; an error raised before any answer (none of ours does)
     // has no request left to ask.
     let route = metrics::route_label(
@@ -90,20 +95,17 @@ pub async fn request_log(
             .ok()
             .and_then(|r| r.request().match_pattern()),
     );
-    let log = settings
-        .as_ref()
-        .is_none_or(|s| s.access.should_log(status.as_u16(), elapsed));
-    if log {
-        write_line(&result, id_text, method, &route, status, elapsed);
+    if settings.access.should_log(status.as_u16(), elapsed) {
+        write_line(result, id_text, started.method, &route, status, elapsed);
     }
-    if settings.as_ref().is_none_or(|s| s.metrics) {
-        metrics::record(method, route, status, elapsed);
+    if settings.metrics {
+        metrics::record(started.method, route, status, elapsed);
     }
-    let mut res = result?;
-    if let Ok(value) = HeaderValue::from_str(id_text) {
-        res.headers_mut().insert(REQUEST_ID_HEADER, value);
+    if let Ok(res) = result {
+        if let Ok(value) = HeaderValue::from_str(id_text) {
+            res.headers_mut().insert(REQUEST_ID_HEADER, value);
+        }
     }
-    Ok(res)
 }
 
 fn write_line<B>(

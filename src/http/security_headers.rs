@@ -1,11 +1,11 @@
-//! Security headers on every response: the API, the app and its assets, the sandbox cashier and
-//! the Swagger UI. The rules and the reasons for each choice are in docs/security.md.
+//! Security headers on every response (put there by [`super::edge`]): the API, the app and its
+//! assets, the sandbox cashier and the Swagger UI. The rules and the reasons for each choice are
+//! in docs/security.md.
 
 use super::client_ip::is_https;
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_http::header::HeaderMap;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::middleware::Next;
+use actix_web::HttpRequest;
 use std::cell::RefCell;
 
 /// Where the pay forms of the web flows post to: the sandbox cashier is our own origin, the
@@ -83,17 +83,28 @@ fn policy_header(host: Option<&str>, swagger: bool) -> Option<HeaderValue> {
     })
 }
 
-pub async fn security_headers(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let https = is_https(req.request());
-    let swagger = req.path().starts_with("/api-docs/");
-    // A clone of the request's header shares its bytes.
-    let host = req.headers().get(header::HOST).cloned();
-    let mut res = next.call(req).await?;
-    let headers = res.headers_mut();
-    if let Some(value) = policy_header(host.as_ref().and_then(|h| h.to_str().ok()), swagger) {
+/// What the headers depend on, read from the request before it is served.
+pub struct Facts {
+    https: bool,
+    swagger: bool,
+    /// A clone of the request's header shares its bytes.
+    host: Option<HeaderValue>,
+}
+
+impl Facts {
+    pub fn of(req: &HttpRequest) -> Facts {
+        Facts {
+            https: is_https(req),
+            swagger: req.path().starts_with("/api-docs/"),
+            host: req.headers().get(header::HOST).cloned(),
+        }
+    }
+}
+
+/// Puts the headers on an answer.
+pub fn apply(facts: &Facts, headers: &mut HeaderMap) {
+    let host = facts.host.as_ref().and_then(|h| h.to_str().ok());
+    if let Some(value) = policy_header(host, facts.swagger) {
         headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
     headers.insert(
@@ -105,7 +116,7 @@ pub async fn security_headers(
         header::REFERRER_POLICY,
         HeaderValue::from_static("strict-origin-when-cross-origin"),
     );
-    if https {
+    if facts.https {
         headers.insert(
             header::STRICT_TRANSPORT_SECURITY,
             HeaderValue::from_static(HSTS),
@@ -115,7 +126,6 @@ pub async fn security_headers(
         // one from elsewhere.
         headers.remove(header::STRICT_TRANSPORT_SECURITY);
     }
-    Ok(res)
 }
 
 #[cfg(test)]

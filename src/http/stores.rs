@@ -26,8 +26,8 @@ const NO_STORE: Msg = Msg::fixed("未查询到门店", "No store found");
 const NO_NEARBY_STORE: Msg = Msg::fixed("附近暂无门店", "No nearby stores");
 
 /// The chain's default store, or the virtual store 88888 when it has none.
-#[utoipa::path(tag = "stores", responses((status = 200, body = Envelope<StoreDto>)))]
-#[get("/stores/default")]
+#[utoipa::path(path = "/stores/default", tag = "stores", responses((status = 200, body = Envelope<StoreDto>)))]
+#[get("/default")]
 pub async fn default_store(state: web::Data<AppState>, ctx: Ctx) -> Reply<StoreDto> {
     let snapshot = state.catalogue.get().await;
     let now = state.clock.china_now();
@@ -50,9 +50,9 @@ pub async fn default_store(state: web::Data<AppState>, ctx: Ctx) -> Reply<StoreD
 }
 
 /// One store (getStoreInfoByCode); 88888 is the virtual default store.
-#[utoipa::path(tag = "stores", params(("storeCode" = String, Path)),
+#[utoipa::path(path = "/stores/{storeCode}", tag = "stores", params(("storeCode" = String, Path)),
     responses((status = 200, body = Envelope<StoreDto>), (status = 404)))]
-#[get("/stores/{storeCode}")]
+#[get("/{storeCode}")]
 pub async fn by_code(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -103,9 +103,9 @@ pub struct PointQuery {
 
 /// Stores that deliver to a point (getStoreForTaishan), nearest first; open ones first unless
 /// booking. Spec §5 errors: 通过经纬度获取门店：无效经纬度 / 不合法的经纬度 / 未查询到门店.
-#[utoipa::path(tag = "stores", params(PointQuery),
+#[utoipa::path(path = "/stores/by-point", tag = "stores", params(PointQuery),
     responses((status = 200, body = Envelope<Vec<StoreDto>>), (status = 400), (status = 404)))]
-#[get("/stores/by-point")]
+#[get("/by-point")]
 pub async fn by_point(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -152,9 +152,9 @@ pub struct NearbyQuery {
 
 /// The nearest stores (queryNearStoreList). When none is within 20 km the answer is errCode
 /// "02" (no nearby stores) and still carries the nearest ones, as the spec says.
-#[utoipa::path(tag = "stores", params(NearbyQuery),
+#[utoipa::path(path = "/stores/nearby", tag = "stores", params(NearbyQuery),
     responses((status = 200, body = Envelope<Vec<StoreDto>>), (status = 400)))]
-#[get("/stores/nearby")]
+#[get("/nearby")]
 pub async fn nearby(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -201,9 +201,9 @@ pub struct SearchQuery {
 
 /// Stores by city, district, text and/or coordinates (newSearchStore). With coordinates the
 /// list carries distances and is nearest first; otherwise it is by store code.
-#[utoipa::path(tag = "stores", params(SearchQuery),
+#[utoipa::path(path = "/stores/search", tag = "stores", params(SearchQuery),
     responses((status = 200, body = Envelope<Vec<StoreDto>>), (status = 400)))]
-#[get("/stores/search")]
+#[get("/search")]
 pub async fn search(
     state: web::Data<AppState>,
     ctx: Ctx,

@@ -44,14 +44,32 @@ fn declared_routes() -> Vec<(String, String, bool, String)> {
                 };
                 let route = rest.split('"').next().unwrap();
                 // The attributes above the route macro, up to the previous item.
-                let documented = lines[..i]
+                let attributes: Vec<&str> = lines[..i]
                     .iter()
                     .rev()
                     .take_while(|l| {
                         let l = l.trim_start();
                         !(l.is_empty() || l.starts_with("pub ") || l.starts_with('}'))
                     })
-                    .any(|l| l.contains("#[utoipa::path"));
+                    .copied()
+                    .collect();
+                let documented = attributes.iter().any(|l| l.contains("#[utoipa::path"));
+                // A handler served inside a scope of its resource (src/http/mod.rs) names its
+                // full path for the document; the macro's path is the end of it.
+                let full = attributes.iter().find_map(|l| {
+                    l.split_once("#[utoipa::path(path = \"")
+                        .and_then(|(_, rest)| rest.split('"').next())
+                });
+                let route = match full {
+                    Some(full) => {
+                        assert!(
+                            full.ends_with(route),
+                            "{file}: the documented path {full} does not end with the route {route}"
+                        );
+                        full
+                    }
+                    None => route,
+                };
                 routes.push((
                     method.to_string(),
                     format!("{prefix}{route}"),

@@ -53,7 +53,7 @@ pub fn sms_code() -> String {
 pub fn salt() -> String {
     let mut bytes = [0u8; 16];
     OsRng.fill_bytes(&mut bytes);
-    hex(&bytes)
+    crate::hex::encode(&bytes)
 }
 
 pub fn code_hash(salt: &str, code: &str) -> String {
@@ -61,11 +61,7 @@ pub fn code_hash(salt: &str, code: &str) -> String {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::encode(&Sha256::digest(bytes))
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -34,7 +34,7 @@ fn mac(secret: &[u8], store_name: &str, store_code: &str, desk_no: &str) -> Opti
 /// The sign of a table link: lower-case hex of the 32-byte HMAC-SHA256.
 pub fn sign(secret: &[u8], store_name: &str, store_code: &str, desk_no: &str) -> String {
     mac(secret, store_name, store_code, desk_no)
-        .map(|m| to_hex(&m.finalize().into_bytes()))
+        .map(|m| crate::hex::encode(&m.finalize().into_bytes()))
         .unwrap_or_default()
 }
 
@@ -97,10 +97,6 @@ fn encode_component(s: &str) -> String {
         }
     }
     out
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn from_hex(s: &str) -> Option<Vec<u8>> {
@@ -208,7 +204,7 @@ mod tests {
 
     #[test]
     fn hex_helpers() {
-        assert_eq!(to_hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        assert_eq!(crate::hex::encode(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
         assert_eq!(from_hex("000fA5ff"), Some(vec![0x00, 0x0f, 0xa5, 0xff]));
         assert_eq!(from_hex(""), Some(vec![]));
         assert_eq!(from_hex("abc"), None);

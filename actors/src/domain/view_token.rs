@@ -22,7 +22,7 @@ fn tag(secret: &[u8], order_no: &str) -> Option<Vec<u8>> {
 
 pub fn view_token(secret: &[u8], order_no: &str) -> String {
     tag(secret, order_no)
-        .map(|t| t.iter().map(|b| format!("{b:02x}")).collect())
+        .map(|t| crate::hex::encode(&t))
         .unwrap_or_default()
 }
 

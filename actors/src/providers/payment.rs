@@ -490,7 +490,7 @@ fn mac_of<K: AsRef<str>, V: AsRef<str>>(secret: &[u8], params: &[(K, V)]) -> Opt
 /// HMAC-SHA256 of [`signing_string`] under `secret`.
 pub fn sign_params<K: AsRef<str>, V: AsRef<str>>(secret: &[u8], params: &[(K, V)]) -> String {
     mac_of(secret, params)
-        .map(|m| to_hex(&m.finalize().into_bytes()))
+        .map(|m| crate::hex::encode(&m.finalize().into_bytes()))
         .unwrap_or_default()
 }
 
@@ -547,10 +547,6 @@ fn decode_component(raw: &[u8]) -> Result<String, PaymentError> {
         i += 1;
     }
     String::from_utf8(bytes).map_err(|_| PaymentError::Malformed("not UTF-8".into()))
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn from_hex(s: &str) -> Option<Vec<u8>> {

@@ -85,7 +85,7 @@ pub fn kept_in(dir: &Path) -> anyhow::Result<String> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let key = actors::hex::encode(&bytes);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

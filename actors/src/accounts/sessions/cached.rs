@@ -24,9 +24,15 @@ pub const MAX_AGE_MS: i64 = 5_000;
 /// gets in: only tokens the store resolved are kept).
 const MAX_ENTRIES: usize = 200_000;
 
-#[derive(Clone, Copy)]
+/// A session as last found, under its token.
+///
+/// Keyed by the token itself, not its hash: the hash is what the store keys on (a leaked table
+/// holds no usable token), but this map lives in the process that reads every token anyway,
+/// and the SHA-256 was most of what a logged-in read cost once the rest came from memory.
+#[derive(Clone)]
 struct Entry {
     user_id: i64,
+    token_hash: Arc<str>,
     checked_at: i64,
 }
 
@@ -58,7 +64,7 @@ impl CachedSessions {
         self.entries
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .retain(|hash, e| e.user_id != user_id || Some(hash.as_str()) == keep);
+            .retain(|_, e| e.user_id != user_id || Some(&*e.token_hash) == keep);
     }
 
     fn forget_all(&self) {
@@ -111,17 +117,16 @@ impl SessionStore for CachedSessions {
     }
 
     async fn resolve(&self, token: &Token, now: i64) -> Result<Session, SessionError> {
-        let token_hash = token.hash();
         let held = self
             .entries
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&token_hash)
-            .copied();
+            .get(token.expose())
+            .cloned();
         if let Some(e) = held.filter(|e| now >= e.checked_at && now - e.checked_at < MAX_AGE_MS) {
             return Ok(Session {
                 user_id: e.user_id,
-                token_hash,
+                token_hash: e.token_hash.to_string(),
             });
         }
         let epoch = self.epoch.load(Ordering::SeqCst);
@@ -133,16 +138,17 @@ impl SessionStore for CachedSessions {
                     entries.clear();
                 }
                 entries.insert(
-                    s.token_hash.clone(),
+                    token.expose().to_owned(),
                     Entry {
                         user_id: s.user_id,
+                        token_hash: s.token_hash.as_str().into(),
                         checked_at: now,
                     },
                 );
             }
             Ok(_) => {}
             Err(_) => {
-                entries.remove(&token_hash);
+                entries.remove(token.expose());
             }
         }
         session
@@ -151,10 +157,11 @@ impl SessionStore for CachedSessions {
     async fn revoke(&self, session: &Session) -> Result<(), StoreError> {
         self.inner.revoke(session).await?;
         self.epoch.fetch_add(1, Ordering::SeqCst);
+        // Logging out is rare; the entries are looked through for the one of this session.
         self.entries
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&session.token_hash);
+            .retain(|_, e| *e.token_hash != *session.token_hash);
         self.tell_peers(session.user_id).await;
         Ok(())
     }
