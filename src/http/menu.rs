@@ -7,7 +7,7 @@ use super::dto::product::{product_sold_out, ProductCardDto, ProductDetailDto};
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult};
 use super::params;
-use super::reply_cache::{CachedReply, Stamp};
+use super::reply_cache::{self, CachedReply, Stamp};
 use super::stores::find_store;
 use crate::state::AppState;
 use actix_web::{get, web};
@@ -87,7 +87,12 @@ pub async fn store_menu(
     let board = state.stores.board_of(&code).await?;
     // The whole answer but its exact order time depends on nothing the request names but the
     // store, order type, time (to the second) and language: kept serialised (`reply_cache`).
-    let key = format!("menu/{code}/{order_type}/{:?}", ctx.lang);
+    let key = reply_cache::key(&[
+        "menu",
+        &code,
+        order_type_text(order_type),
+        ctx.lang.as_str(),
+    ]);
     let stamp = Stamp::new(&snapshot, &board, order_time);
     let menu = state
         .replies
@@ -158,10 +163,13 @@ pub async fn product(
         state.clock.now_ms(),
     )?;
     let board = state.stores.board_of(&store.store_code).await?;
-    let key = format!(
-        "product/{code}/{}/{order_type}/{:?}",
-        store.store_code, ctx.lang
-    );
+    let key = reply_cache::key(&[
+        "product",
+        &code,
+        &store.store_code,
+        order_type_text(order_type),
+        ctx.lang.as_str(),
+    ]);
     let stamp = Stamp::new(&snapshot, &board, order_time);
     let detail = state
         .replies
@@ -279,5 +287,15 @@ fn rule_context(store: &Store, order_type: u8, order_time: i64) -> RuleContext<'
         store_code: &store.store_code,
         store_group: &store.group_code,
         order_type,
+    }
+}
+
+/// An order type's digit, for a kept reply's key.
+fn order_type_text(order_type: u8) -> &'static str {
+    match order_type {
+        0 => "0",
+        1 => "1",
+        2 => "2",
+        _ => "?",
     }
 }

@@ -64,12 +64,13 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(system::time)
                 .service(
                     web::scope("/stores")
+                        // Two segments: no literal path to shadow.
+                        .service(menu::store_menu)
                         // Literal store paths before /stores/{storeCode}.
                         .service(stores::default_store)
                         .service(stores::by_point)
                         .service(stores::nearby)
                         .service(stores::search)
-                        .service(menu::store_menu)
                         .service(stores::by_code)
                         .default_service(web::to(no_such_endpoint)),
                 )
@@ -83,13 +84,15 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 )
                 .service(
                     web::scope("/orders")
-                        // Literal order paths before /orders/{orderNo}.
+                        // The order page's read first: no GET literal it could shadow has one
+                        // segment (GET /orders/reservation and /orders/scan are not served,
+                        // and would reach it anyway).
+                        .service(order_detail::detail)
                         .service(orders::reservation)
                         .service(orders::slots)
                         .service(orders::scan)
                         .service(checkout::submit)
                         .service(orders::list)
-                        .service(order_detail::detail)
                         .service(orders::reorder)
                         .service(order_detail::cancel)
                         .service(order_detail::refund_again)

@@ -161,6 +161,19 @@ pub struct ReplyCache {
     entries: RwLock<HashMap<String, (Stamp, SharedJson)>>,
 }
 
+/// A kept reply's key: its parts joined by `/` (what `format!` would write, without the
+/// formatting machinery on every read).
+pub fn key(parts: &[&str]) -> String {
+    let mut key = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            key.push('/');
+        }
+        key.push_str(part);
+    }
+    key
+}
+
 impl ReplyCache {
     /// The answer kept under `key` when it was built from what `stamp` says; else `build`'s,
     /// kept for the next reader. An error from `build` is returned and nothing is kept.
@@ -207,6 +220,19 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use std::sync::atomic::{AtomicU32, Ordering};
+
+    #[test]
+    fn keys_are_the_parts_joined_as_format_would() {
+        assert_eq!(
+            key(&["store", "SH001", "zh"]),
+            format!("store/{}/{}", "SH001", "zh")
+        );
+        assert_eq!(key(&["menu", "SH001", "0", "en"]), "menu/SH001/0/en");
+        assert_eq!(key(&["one"]), "one");
+        assert_eq!(key(&[]), "");
+        // Different parts give different keys.
+        assert_ne!(key(&["product", "P1", "S1"]), key(&["product", "P1S1"]));
+    }
 
     fn snapshot() -> Arc<Snapshot> {
         let empty = serde_json::json!({"cities": [], "districts": [], "stores": [],

@@ -5,7 +5,7 @@ use super::dto::store::StoreDto;
 use super::envelope::{Envelope, Reply};
 use super::error::{ApiError, ApiResult, Msg};
 use super::params;
-use super::reply_cache::{CachedReply, Stamp};
+use super::reply_cache::{self, CachedReply, Stamp};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{get, web};
@@ -65,7 +65,7 @@ pub async fn by_code(
     }
     let board = state.stores.board_of(&code).await?;
     let now = state.clock.china_now();
-    let key = format!("store/{code}/{:?}", ctx.lang);
+    let key = reply_cache::key(&["store", &code, ctx.lang.as_str()]);
     let stamp = Stamp::new(&snapshot, &board, now.timestamp_millis());
     let card = state
         .replies
