@@ -28,6 +28,7 @@ use actors::orders::view::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
+use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -455,34 +456,68 @@ pub async fn detail(
         return Err(ApiError::LoginRequired);
     }
     let now = state.clock.now_ms();
-    let entry = match state.order_views.fresh(&order_no, now) {
-        Some(entry) => entry,
-        None => {
-            let epoch = state.order_views.epoch();
-            let order = OrderRepo::new(state.db.clone())
-                .find(&order_no)
-                .await?
-                .ok_or_else(no_such_order)?;
-            let source = load_source(&state, order).await?;
-            state.order_views.keep(source, now, epoch)
-        }
-    };
-    let order = &entry.source.order;
-    let owner = user.is_some_and(|u| u.user_id == order.user_id);
-    let holder = query
-        .view_token
-        .as_deref()
-        .is_some_and(|t| verify(&state.table_secret, &order_no, t));
-    if !(owner || holder) {
+    let entry = view_of(&state, &order_no, now).await?;
+    if !may_read(
+        &state,
+        &entry,
+        user.map(|u| u.user_id),
+        query.view_token.as_deref(),
+    ) {
         return Err(no_such_order());
     }
-    let board = state.stores.board_of(&order.store_code).await?;
-    if let Some(json) = entry.written(ctx.lang, now, &board) {
-        return Ok(CachedReply::new(json));
+    Ok(CachedReply::new(
+        written(&state, &entry, ctx.lang, now).await?,
+    ))
+}
+
+/// The order as this node holds it (`order_views`): loaded from the database only when an
+/// event about it came since it was last read, or it is older than its max age.
+async fn view_of(
+    state: &AppState,
+    order_no: &str,
+    now: i64,
+) -> ApiResult<Arc<super::order_views::Entry>> {
+    if let Some(entry) = state.order_views.fresh(order_no, now) {
+        return Ok(entry);
     }
-    let json = SharedJson::of(&render(&state, &entry.source, ctx.lang, now, &board).await)?;
-    entry.keep_written(ctx.lang, now, &board, json.clone());
-    Ok(CachedReply::new(json))
+    let epoch = state.order_views.epoch();
+    let order = OrderRepo::new(state.db.clone())
+        .find(order_no)
+        .await?
+        .ok_or_else(no_such_order)?;
+    let source = load_source(state, order).await?;
+    Ok(state.order_views.keep(source, now, epoch))
+}
+
+/// Its owner, or whoever holds its view token (a table's or a shared link's).
+fn may_read(
+    state: &AppState,
+    entry: &super::order_views::Entry,
+    user_id: Option<i64>,
+    view_token: Option<&str>,
+) -> bool {
+    let order = &entry.source.order;
+    user_id == Some(order.user_id)
+        || view_token.is_some_and(|t| verify(&state.table_secret, &order.order_no, t))
+}
+
+/// The detail in `lang` as of now, written once per language and second.
+async fn written(
+    state: &AppState,
+    entry: &super::order_views::Entry,
+    lang: Lang,
+    now: i64,
+) -> ApiResult<SharedJson> {
+    let board = state
+        .stores
+        .board_of(&entry.source.order.store_code)
+        .await?;
+    if let Some(json) = entry.written(lang, now, &board) {
+        return Ok(json);
+    }
+    let json = SharedJson::of(&render(state, &entry.source, lang, now, &board).await)?;
+    entry.keep_written(lang, now, &board, json.clone());
+    Ok(json)
 }
 
 fn no_such_order() -> ApiError {
@@ -656,6 +691,8 @@ pub async fn comment(
 /// detail: the owner (by session token) or a view token holder, and the same snapshot.
 pub struct WatchOrders(pub AppState);
 
+/// What `order:watch` reads: the same view and bytes as GET /orders/{orderNo}, so a page that
+/// watches an order costs no database read while nothing about the order changed.
 impl crate::realtime::gateway::OrderWatch for WatchOrders {
     fn allowed(
         &self,
@@ -675,9 +712,9 @@ impl crate::realtime::gateway::OrderWatch for WatchOrders {
                     .map(|s| s.user_id),
                 None => None,
             };
-            find_allowed(&state, &order_no, user_id, view_token.as_deref())
+            view_of(&state, &order_no, now)
                 .await
-                .is_ok()
+                .is_ok_and(|entry| may_read(&state, &entry, user_id, view_token.as_deref()))
         })
     }
 
@@ -688,12 +725,13 @@ impl crate::realtime::gateway::OrderWatch for WatchOrders {
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Value>> + Send>> {
         let state = self.0.clone();
         Box::pin(async move {
-            let order = OrderRepo::new(state.db.clone())
-                .find(&order_no)
-                .await
-                .ok()??;
-            let snapshot = build(&state, order, lang).await.ok()?;
-            serde_json::to_value(snapshot).ok()
+            // Read after the socket joined the order's room: an event forgets the view before
+            // it goes out, so this is the order as of that event or later (the client drops
+            // events whose seq the snapshot already has).
+            let now = state.clock.now_ms();
+            let entry = view_of(&state, &order_no, now).await.ok()?;
+            let json = written(&state, &entry, lang, now).await.ok()?;
+            serde_json::from_slice(json.as_bytes()).ok()
         })
     }
 }

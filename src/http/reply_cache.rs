@@ -67,6 +67,10 @@ impl SharedJson {
     pub fn of<T: Serialize>(value: &T) -> Result<SharedJson, serde_json::Error> {
         Ok(SharedJson(Bytes::from(serde_json::to_vec(value)?)))
     }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 const ENVELOPE_HEAD: &[u8] = br#"{"errCode":"00","errMsg":"","data":"#;
