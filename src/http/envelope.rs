@@ -117,3 +117,44 @@ impl utoipa::PartialSchema for NoData {
 }
 
 impl ToSchema for NoData {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept values are what formatting would write, and any other lifetime is formatted.
+    #[test]
+    fn cache_control_says_the_lifetime_or_no_store() {
+        assert_eq!(cache_control(None), "no-store");
+        for seconds in [0, 1, 30, 60, 300, 7_200, 10_800, 18_000, u32::MAX] {
+            assert_eq!(
+                cache_control(Some(seconds)),
+                format!("public, max-age={seconds}").as_str(),
+                "{seconds}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_reply_is_the_envelope_with_its_headers() {
+        let req = actix_web::test::TestRequest::default().to_http_request();
+        let res = Reply::new(serde_json::json!({"a": 1}))
+            .cached_for(60)
+            .with_header("X-Cart-Token", "t1".to_string())
+            .respond_to(&req);
+        assert_eq!(res.status(), StatusCode::OK);
+        let header = |name: &str| {
+            res.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(header("content-type").as_deref(), Some("application/json"));
+        assert_eq!(
+            header("cache-control").as_deref(),
+            Some("public, max-age=60")
+        );
+        assert_eq!(header("vary").as_deref(), Some("Accept-Language"));
+        assert_eq!(header("x-cart-token").as_deref(), Some("t1"));
+    }
+}
