@@ -292,6 +292,27 @@ async fn upgrade(stream: &TcpStream) -> io::Result<Vec<u8>> {
     Ok(buf.split_off(head_end))
 }
 
+/// A read that, coming back short of `chunk`, tells tokio the socket is drained (as tokio's
+/// own `AsyncRead` does on epoll, and as the product's connections read): no second `read`
+/// only to be told `EAGAIN`. The floor stays the least a server can pay for a request.
+fn read_draining(stream: &TcpStream, chunk: &mut [u8]) -> io::Result<usize> {
+    use std::io::Read;
+    let room = chunk.len();
+    let mut got = 0;
+    let result = stream.try_io(tokio::io::Interest::READABLE, || {
+        got = (&*socket2::SockRef::from(stream)).read(chunk)?;
+        if got > 0 && got < room {
+            Err(io::ErrorKind::WouldBlock.into())
+        } else {
+            Ok(got)
+        }
+    });
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock && got > 0 => Ok(got),
+        other => other,
+    }
+}
+
 async fn serve(stream: TcpStream) {
     let Ok(mut buf) = upgrade(&stream).await else {
         return;
@@ -322,7 +343,7 @@ async fn serve(stream: TcpStream) {
                 if ready.is_err() {
                     break;
                 }
-                match conn.stream.try_read(&mut chunk) {
+                match read_draining(&conn.stream, &mut chunk) {
                     Ok(0) => break,
                     Ok(n) => buf.extend_from_slice(&chunk[..n]),
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}

@@ -395,8 +395,7 @@ impl Connection {
 
     /// Reads what the socket has and handles every complete frame.
     fn read(&mut self) -> Step {
-        self.read_buf.reserve(READ_CHUNK);
-        match self.link.0.stream.try_read_buf(&mut self.read_buf) {
+        match read_available(&self.link.0.stream, &mut self.read_buf) {
             Ok(0) => Step::End,
             Ok(_) => {
                 let step = self.decode_all();
@@ -605,6 +604,36 @@ impl Connection {
     }
 }
 
+/// Reads what the socket holds (up to [`READ_CHUNK`]) onto the end of `buf`, as `try_read_buf`
+/// does, and when the read came back short of the room it had, tells tokio the socket is
+/// drained, as tokio's own `AsyncRead` does on epoll (tokio-rs/tokio#5866): the kernel had
+/// nothing more, and a later arrival is a new edge the reactor sees. `try_read_buf` keeps the
+/// readiness until a read finds nothing, so a connection answering one request per wake-up
+/// (every `time:sync`) made a second `read` only to be told `EAGAIN`: one system call in three
+/// of a request's.
+fn read_available(stream: &TcpStream, buf: &mut BytesMut) -> io::Result<usize> {
+    use std::io::Read;
+    let start = buf.len();
+    // Zeroed, not uninitialised: a few hundred bytes' worth of a `memset`, and no `unsafe`.
+    buf.resize(start + READ_CHUNK, 0);
+    let mut got = 0;
+    let result = stream.try_io(tokio::io::Interest::READABLE, || {
+        let n = (&*socket2::SockRef::from(stream)).read(&mut buf[start..])?;
+        got = n;
+        if n > 0 && n < READ_CHUNK {
+            // Clears the readiness (the data is in `got`, not lost).
+            Err(io::ErrorKind::WouldBlock.into())
+        } else {
+            Ok(n)
+        }
+    });
+    buf.truncate(start + got);
+    match result {
+        Err(error) if error.kind() == io::ErrorKind::WouldBlock && got > 0 => Ok(got),
+        other => other,
+    }
+}
+
 /// Waits for the upgrade timer (never ends without one).
 async fn upgrade_timeout(timer: &mut Option<Pin<Box<Sleep>>>) {
     match timer {
@@ -638,6 +667,55 @@ mod tests {
             .enable_all()
             .build()
             .unwrap()
+    }
+
+    /// No readiness for 50 ms.
+    async fn quiet(stream: &TcpStream) -> bool {
+        tokio::time::timeout(Duration::from_millis(50), stream.readable())
+            .await
+            .is_err()
+    }
+
+    #[test]
+    fn a_short_read_leaves_the_socket_waiting_for_new_bytes_and_a_full_one_does_not() {
+        use std::io::Write;
+        let (server, mut client) = pair();
+        runtime().block_on(async {
+            let stream = TcpStream::from_std(server).unwrap();
+            let mut buf = BytesMut::new();
+
+            // Fewer bytes than the room given: all of them, and the socket counts as drained
+            // (no second read to learn it), yet bytes sent later are seen.
+            client.write_all(b"abc").unwrap();
+            stream.readable().await.unwrap();
+            assert_eq!(read_available(&stream, &mut buf).unwrap(), 3);
+            assert!(quiet(&stream).await, "readable again with nothing sent");
+            client.write_all(b"def").unwrap();
+            stream.readable().await.unwrap();
+            assert_eq!(read_available(&stream, &mut buf).unwrap(), 3);
+            assert_eq!(&buf[..], b"abcdef");
+
+            // A read that fills its room may have left more: still readable, and the rest read.
+            buf.clear();
+            let big = vec![b'x'; READ_CHUNK + 10];
+            client.write_all(&big).unwrap();
+            let mut got = 0;
+            while got < big.len() {
+                stream.readable().await.unwrap();
+                match read_available(&stream, &mut buf) {
+                    Ok(n) => got += n,
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            assert_eq!(&buf[..], &big[..]);
+            assert!(quiet(&stream).await);
+
+            // The end of the stream reads as 0.
+            client.shutdown(std::net::Shutdown::Write).unwrap();
+            stream.readable().await.unwrap();
+            assert_eq!(read_available(&stream, &mut buf).unwrap(), 0);
+        });
     }
 
     #[test]
