@@ -17,8 +17,15 @@ use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 use tracing_appender::non_blocking::NonBlocking;
 
+/// [`TARGET`] as a literal, for `concat!`.
+macro_rules! target {
+    () => {
+        "pizza_order::http::request_log"
+    };
+}
+
 /// The module the line is attributed to, as the subscriber would name it.
-pub const TARGET: &str = "pizza_order::http::request_log";
+pub const TARGET: &str = target!();
 
 struct Sink {
     writer: NonBlocking,
@@ -46,41 +53,89 @@ pub struct Line<'a> {
 
 /// Writes the line; false when there is no sink of ours (the caller then logs through tracing).
 ///
-/// The line joins this worker thread's pending lines, handed to the writer as one message once
-/// the requests ready now have been served: under load one hand-over (an allocation, a queue
-/// operation and the writer thread's wake-up) carries dozens of lines instead of one. Called
-/// only while serving a request, so on one of the server's worker threads (a `LocalSet`).
+/// The line joins this worker thread's pending lines, handed to the writer as one message when
+/// they reach [`HAND_OVER_BYTES`] or [`HAND_OVER_AFTER`] after the first of them, whichever
+/// comes first: the access log's `buffer=` and `flush=` of nginx. A hand-over is an
+/// allocation, a queue operation and the writer thread's wake-up, with its `write`, all on the
+/// server's own cores; under load one now carries a couple of hundred lines, where once per
+/// turn of the event loop it carried a handful (10 % of `/system/time`'s throughput went to
+/// JSON lines then, docs/benchmarks.md). Called only while serving a request, so on one of the
+/// server's worker threads (a `LocalSet`).
 pub fn write(line: &Line<'_>) -> bool {
     let Some(sink) = SINK.get() else {
         return false;
     };
-    let first = PENDING.with_borrow_mut(|buf| {
+    let (first, full) = PENDING.with_borrow_mut(|buf| {
         let first = buf.is_empty();
         format(buf, sink.format, SystemTime::now(), line);
-        first
+        (first, buf.len() >= HAND_OVER_BYTES)
     });
-    if first {
-        tokio::task::spawn_local(hand_over());
+    if full {
+        hand_over();
+    } else if first {
+        tokio::task::spawn_local(HandOverLater {
+            at: Box::pin(tokio::time::sleep(HAND_OVER_AFTER)),
+            done: false,
+        });
     }
     true
 }
+
+/// A worker's lines are handed to the writer once they fill this much …
+pub const HAND_OVER_BYTES: usize = 32 * 1024;
+/// … or this long after the first of them, whichever comes first: a line is in the log at
+/// most this late.
+pub const HAND_OVER_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
 
 thread_local! {
     /// This thread's lines not yet handed to the writer.
     static PENDING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-async fn hand_over() {
-    // After every task that is ready now: their lines join this message.
-    tokio::task::yield_now().await;
+/// Hands this thread's pending lines (if any) to the writer.
+fn hand_over() {
     let Some(sink) = SINK.get() else {
         return;
     };
-    PENDING.with_borrow_mut(|buf| {
-        // Lossy like every other line: past the queue's bound it is dropped, never waited for.
-        let _ = sink.writer.clone().write_all(buf);
-        buf.clear();
+    // `try_with`: at the thread's exit its lines may be gone already, and nothing is left to do.
+    let _ = PENDING.try_with(|buf| {
+        let mut buf = buf.borrow_mut();
+        if !buf.is_empty() {
+            // Lossy like every other line: past the queue's bound it is dropped, never waited for.
+            let _ = sink.writer.clone().write_all(&buf);
+            buf.clear();
+        }
     });
+}
+
+/// Hands the thread's lines over when its time comes, or when it is dropped without having
+/// run out (the worker's runtime stopping with the server): a stopping server still writes the
+/// lines of its last requests.
+struct HandOverLater {
+    at: std::pin::Pin<Box<tokio::time::Sleep>>,
+    done: bool,
+}
+
+impl std::future::Future for HandOverLater {
+    type Output = ();
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        std::task::ready!(self.at.as_mut().poll(cx));
+        self.done = true;
+        hand_over();
+        std::task::Poll::Ready(())
+    }
+}
+
+impl Drop for HandOverLater {
+    fn drop(&mut self) {
+        if !self.done {
+            hand_over();
+        }
+    }
 }
 
 pub fn format(buf: &mut Vec<u8>, format: LogFormat, now: SystemTime, line: &Line<'_>) {
@@ -90,8 +145,13 @@ pub fn format(buf: &mut Vec<u8>, format: LogFormat, now: SystemTime, line: &Line
     }
 }
 
+/// What a line takes besides its route and target, rounded up: one reservation a line, so
+/// the writes below need not grow the buffer one by one.
+const LINE_ROOM: usize = 320;
+
 /// As the compact formatter writes an event: `<time>  INFO <target>: request status=… …`.
 fn pretty(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
+    buf.reserve(LINE_ROOM + line.route.len() + line.target.len());
     timestamp(buf, now);
     buf.extend_from_slice(b"  INFO ");
     buf.extend_from_slice(TARGET.as_bytes());
@@ -118,6 +178,7 @@ fn pretty(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
 
 /// As the JSON formatter writes an event with its fields flattened, one object a line.
 fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
+    buf.reserve(LINE_ROOM + line.route.len() + line.target.len());
     buf.extend_from_slice(b"{\"timestamp\":\"");
     timestamp(buf, now);
     buf.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\",\"status\":");
@@ -126,29 +187,27 @@ fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
     millis(buf, line.elapsed);
     buf.extend_from_slice(b",\"http.client_ip\":\"");
     ip(buf, line.client_ip);
-    buf.push(b'"');
-    for (name, value) in [
-        ("http.method", line.method),
-        ("http.route", line.route),
-        ("http.target", line.target),
-        ("request_id", line.request_id),
-        ("target", TARGET),
-    ] {
-        buf.extend_from_slice(b",\"");
-        buf.extend_from_slice(name.as_bytes());
-        buf.extend_from_slice(b"\":");
-        json_string(buf, value);
-    }
-    buf.extend_from_slice(b"}\n");
+    // The method is one of `metrics::method_label`'s, the request id a UUID and the target
+    // this module's name: plain ASCII, copied as they are. The route and the target come from
+    // the request (a pattern of ours, the path as the client sent it) and are escaped.
+    buf.extend_from_slice(b"\",\"http.method\":\"");
+    buf.extend_from_slice(line.method.as_bytes());
+    buf.extend_from_slice(b"\",\"http.route\":");
+    json_string(buf, line.route);
+    buf.extend_from_slice(b",\"http.target\":");
+    json_string(buf, line.target);
+    buf.extend_from_slice(b",\"request_id\":\"");
+    buf.extend_from_slice(line.request_id.as_bytes());
+    buf.extend_from_slice(JSON_END.as_bytes());
 }
+
+/// The end of every JSON line, the module's name included.
+const JSON_END: &str = concat!("\",\"target\":\"", target!(), "\"}\n");
 
 /// A JSON string. Nearly every value is plain ASCII with nothing to escape and is copied as it
 /// is; one that is not (a quote or a backslash in a path, say) goes through serde_json.
 fn json_string(buf: &mut Vec<u8>, value: &str) {
-    let plain = value
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
-    if plain {
+    if value.bytes().all(|b| PLAIN[usize::from(b)]) {
         buf.push(b'"');
         buf.extend_from_slice(value.as_bytes());
         buf.push(b'"');
@@ -156,6 +215,18 @@ fn json_string(buf: &mut Vec<u8>, value: &str) {
         let _ = serde_json::to_writer(&mut *buf, value);
     }
 }
+
+/// The bytes a JSON string holds as they are: printable ASCII but the quote and the backslash.
+/// One load a byte, where the four comparisons cost more than the copy.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        plain[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    plain
+};
 
 /// RFC 3339 in UTC with microseconds, as the subscriber's own timestamps. The date and time
 /// to the second are formatted once a second per thread, then copied.
@@ -251,6 +322,106 @@ mod tests {
             client_ip: Some(IpAddr::from([203, 0, 113, 7])),
             request_id: "6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e",
         }
+    }
+
+    /// What the log's writer thread wrote, shared with the test.
+    #[derive(Clone, Default)]
+    struct Written(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Written {
+        fn lines_with(&self, marker: &str) -> usize {
+            let text = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+            String::from_utf8_lossy(&text)
+                .lines()
+                .filter(|l| l.contains(marker))
+                .count()
+        }
+
+        /// Waits (the writer is a thread of its own) for `n` lines holding `marker`.
+        fn wait_for(&self, marker: &str, n: usize) -> usize {
+            let deadline = std::time::Instant::now() + Duration::from_secs(5);
+            while self.lines_with(marker) < n && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            self.lines_with(marker)
+        }
+    }
+
+    fn marked(marker: &str) -> Line<'_> {
+        Line {
+            target: marker,
+            ..line()
+        }
+    }
+
+    /// A worker thread's runtime. The test blocks it (`std::thread::sleep`, `wait_for`) where
+    /// no timer may run meanwhile, and awaits where the hand-over's timer may.
+    fn worker() -> (tokio::runtime::Runtime, tokio::task::LocalSet) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        (runtime, tokio::task::LocalSet::new())
+    }
+
+    /// The three ways a worker's lines reach the writer. One test: the sink is the process's.
+    #[test]
+    fn lines_are_handed_over_when_due_when_full_and_when_the_worker_stops() {
+        let written = Written::default();
+        let (writer, _guard) = tracing_appender::non_blocking(written.clone());
+        install(writer, LogFormat::Json);
+        let (runtime, local) = worker();
+
+        // Due: held while the worker is busy (blocked here, past the delay), out once its timer
+        // has run.
+        local.block_on(&runtime, async {
+            for _ in 0..3 {
+                assert!(write(&marked("/due")));
+            }
+            std::thread::sleep(HAND_OVER_AFTER + Duration::from_millis(50));
+            assert_eq!(written.lines_with("/due"), 0);
+            tokio::time::sleep(HAND_OVER_AFTER + Duration::from_millis(20)).await;
+            assert_eq!(written.wait_for("/due", 3), 3);
+        });
+
+        // Full: the line that fills the buffer hands it over, itself included, at once (the
+        // worker never yields to its timer here).
+        local.block_on(&runtime, async {
+            let mut lines = 0;
+            while PENDING.with_borrow(Vec::len) + 400 < HAND_OVER_BYTES {
+                write(&marked("/full"));
+                lines += 1;
+            }
+            write(&marked("/full"));
+            write(&marked("/full"));
+            lines += 2;
+            assert_eq!(written.wait_for("/full", lines - 1), lines - 1);
+            tokio::time::sleep(HAND_OVER_AFTER + Duration::from_millis(20)).await;
+            assert_eq!(written.wait_for("/full", lines), lines);
+        });
+
+        // The worker stops (its runtime dropped) before the delay: the lines still go.
+        local.block_on(&runtime, async {
+            for _ in 0..2 {
+                write(&marked("/stopping"));
+            }
+        });
+        drop(local);
+        drop(runtime);
+        assert_eq!(written.wait_for("/stopping", 2), 2);
     }
 
     fn at() -> SystemTime {

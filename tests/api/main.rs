@@ -1,6 +1,7 @@
 //! Server integration tests: a real server on a random port, a real database (SQLite, or
 //! PostgreSQL when TEST_DATABASE_URL is set), real HTTP. One binary, modules by area.
 
+mod access_log;
 mod account_logs;
 mod accounts;
 mod addresses;

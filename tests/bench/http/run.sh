@@ -18,7 +18,8 @@
 # Environment: PIZZA_BIN (target/release/pizza-order), BARE_BIN
 # (target/release/examples/bench_bare_http), BENCH_REPEAT (3), BENCH_DURATION (10),
 # BENCH_WARMUP (3; 0: none), BENCH_CONNECTIONS (64), BENCH_LOG_ROUTES ("time store"),
-# BENCH_HTTP_PORT (3400), BENCH_KEEP (1: keep the work dir and the logs).
+# BENCH_HTTP_PORT (3400), BENCH_KEEP (1: keep the work dir and the logs), BENCH_VARIANTS
+# ("ours ours-json ours-off bare": which servers take turns, for an A/B of one of them).
 #
 # Exits non-zero if any measured run saw an error, a non-2xx answer or no request at all.
 set -euo pipefail
@@ -151,7 +152,7 @@ node tests/bench/http/capture.mjs "$BASE" "$WORK"
 stop_server
 
 # 2. The rounds.
-VARIANTS=(ours ours-json ours-off bare)
+read -r -a VARIANTS <<<"${BENCH_VARIANTS:-ours ours-json ours-off bare}"
 for round in $(seq 1 "$REPEAT"); do
   for variant in "${VARIANTS[@]}"; do
     start_server "$variant"
