@@ -145,8 +145,8 @@ pub fn method_label(method: &Method) -> &'static str {
 /// worker thread keeps the handles it has used instead (there are few: the labels are bounded,
 /// see [`route_label`] and [`method_label`]), so a request costs one map lookup by route.
 /// The maps hash with Fx rather than SipHash: their keys are our own route patterns, methods
-/// and statuses, nothing a client can choose to collide, and SipHash of the route was a fifth
-/// of what `/metrics` costs a request.
+/// and statuses, nothing a client can choose to collide, and SipHash of the route cost about
+/// 400 instructions a request (callgrind).
 pub fn record(method: &'static str, route: String, status: StatusCode, elapsed: Duration) {
     type Handles = (metrics::Counter, metrics::Histogram);
     /// Method and status → the series' handles.
