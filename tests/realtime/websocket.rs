@@ -197,3 +197,83 @@ async fn frames_sent_with_the_handshake_and_pings_are_answered_in_order() {
         "the server ends the stream after its close frame"
     );
 }
+
+/// A masked client text frame of any length up to 64 KiB.
+fn client_frame(text: &str, mask: [u8; 4]) -> Vec<u8> {
+    let mut frame = vec![0x81];
+    match text.len() {
+        n if n < 126 => frame.push(0x80 | u8::try_from(n).unwrap()),
+        n => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&u16::try_from(n).unwrap().to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&mask);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+/// Connections of one server thread read into one buffer lent to each in turn, and a frame
+/// whose end has not arrived stays with its own connection. Random messages (a byte to past
+/// a read's 4 KiB), cut at random places and sent by three connections in random turns: each
+/// gets exactly its own back, whole and in order, whoever read in between.
+#[tokio::test]
+async fn frames_cut_anywhere_and_interleaved_between_connections_arrive_whole() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let (server, _engine) = echo::serve(listener, "/engine.io/", EngineConfig::default()).unwrap();
+    tokio::spawn(server);
+
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % below as u64).unwrap()
+    };
+    const CONNECTIONS: usize = 3;
+    let mut clients = Vec::new();
+    for c in 0..CONNECTIONS {
+        let (stream, _) = open_raw(&format!("http://{address}"), "/engine.io/").await;
+        let messages: Vec<String> = (0..12)
+            .map(|m| {
+                let len = [1, 3, 40, 125, 126, 600, 4090, 4100, 9000][next(9)];
+                let body: String = (0..len)
+                    .map(|i| char::from(b'a' + ((i + m + c) % 26) as u8))
+                    .collect();
+                format!("4{c}-{m}:{body}")
+            })
+            .collect();
+        let bytes: Vec<u8> = messages
+            .iter()
+            .flat_map(|m| client_frame(m, [c as u8 + 1, 0x5a, 0xa5, m.len() as u8]))
+            .collect();
+        clients.push((stream, messages, bytes, 0usize));
+    }
+    // Random turns, random cuts; a pause now and then lets the server read what is there.
+    while clients
+        .iter()
+        .any(|(_, _, bytes, sent)| *sent < bytes.len())
+    {
+        let (stream, _, bytes, sent) = &mut clients[next(CONNECTIONS)];
+        if *sent == bytes.len() {
+            continue;
+        }
+        let cut = (*sent + 1 + next(3000)).min(bytes.len());
+        stream.write_all(&bytes[*sent..cut]).await.unwrap();
+        *sent = cut;
+        if next(3) == 0 {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    for (stream, messages, _, _) in &mut clients {
+        for message in messages.iter() {
+            let (opcode, echoed) =
+                tokio::time::timeout(Duration::from_secs(10), read_frame(stream))
+                    .await
+                    .unwrap();
+            assert_eq!(opcode, 0x1);
+            assert_eq!(String::from_utf8(echoed).unwrap(), *message);
+        }
+    }
+}

@@ -65,6 +65,9 @@ struct Out {
 thread_local! {
     /// Links written to by the running task, flushed when it yields.
     static TO_FLUSH: RefCell<Vec<WsLink>> = const { RefCell::new(Vec::new()) };
+    /// The read buffer lent to whichever connection of this thread is reading (see
+    /// `Connection::read`).
+    static READ_BUF: RefCell<BytesMut> = RefCell::new(BytesMut::new());
     /// The link whose connection is handling what it just read (its address), if any: what is
     /// written to it meanwhile (acks, mostly) is flushed by that connection once the whole read
     /// is handled, one write for all, without a flush task.
@@ -347,10 +350,13 @@ impl Connection {
                 return self.close_socket().await;
             }
         }
+        // A handle of its own, so the branches below may borrow `self` mutably.
+        let link = Arc::clone(&self.link.0);
+        // Kept registered across turns, made anew only once it fired: a `Notified` made and
+        // dropped every turn took the notifier's lock twice for each request read.
+        let mut wake = std::pin::pin!(link.wake.notified());
         loop {
             let step = {
-                // A handle of its own, so the branches below may borrow `self` mutably.
-                let link = Arc::clone(&self.link.0);
                 let (pending, closing, broken) = {
                     let out = self.link.lock();
                     (!out.pending.is_empty(), out.closing, out.broken)
@@ -362,8 +368,14 @@ impl Connection {
                     return self.close_socket().await;
                 }
                 let upgrading = self.upgrade_timer.is_some();
+                // `biased`: every branch is short, so none can starve another, and the order
+                // needs no random number a turn.
                 tokio::select! {
-                    _ = link.wake.notified() => Step::Continue,
+                    biased;
+                    () = &mut wake => {
+                        wake.set(link.wake.notified());
+                        Step::Continue
+                    }
                     ready = link.stream.writable(), if pending => match ready {
                         Ok(()) => {
                             self.link.flush_locked(&mut self.link.lock());
@@ -394,30 +406,44 @@ impl Connection {
     }
 
     /// Reads what the socket has and handles every complete frame.
+    ///
+    /// A quiet connection holds no read buffer. While no frame is half read (nearly always),
+    /// the bytes go into this thread's buffer, lent to the connection for the read: no buffer
+    /// is allocated, split and freed per request. Only the start of a frame whose rest has not
+    /// arrived stays with the connection, in a buffer of its own.
     fn read(&mut self) -> Step {
-        match read_available(&self.link.0.stream, &mut self.read_buf) {
+        let lent = self.read_buf.is_empty();
+        if lent {
+            self.read_buf = READ_BUF.with(|own| std::mem::take(&mut *own.borrow_mut()));
+        }
+        let step = match read_available(&self.link.0.stream, &mut self.read_buf) {
             Ok(0) => Step::End,
-            Ok(_) => {
-                let step = self.decode_all();
-                if self.read_buf.is_empty() {
-                    // Give the buffer back: a quiet connection holds none.
-                    self.read_buf = BytesMut::new();
-                }
-                step
-            }
+            Ok(_) => self.decode_all(),
             Err(error)
                 if matches!(
                     error.kind(),
                     io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
                 ) =>
             {
-                if self.read_buf.is_empty() {
-                    self.read_buf = BytesMut::new();
-                }
                 Step::Continue
             }
             Err(_) => Step::End,
+        };
+        if self.read_buf.is_empty() {
+            let buf = std::mem::take(&mut self.read_buf);
+            if lent {
+                // Back to the thread, its room kept for the next connection that reads.
+                READ_BUF.with(|own| *own.borrow_mut() = buf);
+            }
+        } else if lent {
+            // A partial frame: the connection keeps a copy of just that; the thread's buffer
+            // stays the thread's.
+            let rest = BytesMut::from(&self.read_buf[..]);
+            let mut buf = std::mem::replace(&mut self.read_buf, rest);
+            buf.clear();
+            READ_BUF.with(|own| *own.borrow_mut() = buf);
         }
+        step
     }
 
     fn decode_all(&mut self) -> Step {
