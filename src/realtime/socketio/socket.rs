@@ -530,19 +530,25 @@ impl AckSender {
         if !self.socket.connected() {
             return;
         }
-        let Ok(json) = serde_json::to_string(value) else {
+        // `3[<ns>,]<id>[<value>]`, the value serialised in place: one buffer, no formatting
+        // machinery (every client's `time:sync` is answered here).
+        let namespace = self.socket.namespace();
+        let mut text = Vec::with_capacity(namespace.len() + 64);
+        text.push(b'3');
+        if namespace != "/" {
+            text.extend_from_slice(namespace.as_bytes());
+            text.push(b',');
+        }
+        text.extend_from_slice(itoa::Buffer::new().format(self.id).as_bytes());
+        text.push(b'[');
+        if serde_json::to_writer(&mut text, value).is_err() {
+            return;
+        }
+        text.push(b']');
+        // serde_json writes UTF-8, the rest is ASCII and the namespace a `str`.
+        let Ok(text) = String::from_utf8(text) else {
             return;
         };
-        let namespace = self.socket.namespace();
-        let mut text = String::with_capacity(json.len() + namespace.len() + 24);
-        text.push('3');
-        if namespace != "/" {
-            text.push_str(namespace);
-            text.push(',');
-        }
-        let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{}[", self.id));
-        text.push_str(&json);
-        text.push(']');
         self.socket.deliver(&[Message::Text(text)], None);
     }
 
