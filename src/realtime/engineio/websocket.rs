@@ -353,7 +353,8 @@ impl Connection {
         // A handle of its own, so the branches below may borrow `self` mutably.
         let link = Arc::clone(&self.link.0);
         // Kept registered across turns, made anew only once it fired: a `Notified` made and
-        // dropped every turn took the notifier's lock twice for each request read.
+        // dropped every turn took the notifier's lock twice a turn (to enter its list and to
+        // leave it); a waiting one takes it once, to check its waker.
         let mut wake = std::pin::pin!(link.wake.notified());
         loop {
             let step = {
