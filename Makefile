@@ -135,6 +135,14 @@ test-bench-http:
 	$(CARGO) build --bin pizza-order --example bench_bare_http
 	bash tests/bench/http/smoke.sh
 
+# The same, counting instructions under callgrind (one connection, every server under valgrind):
+# figures that do not move with the machine's neighbours, the kernel's part left out
+# (docs/benchmarks.md). BENCH_REPEAT=1 is enough: the counts repeat.
+.PHONY: bench-http-instructions
+bench-http-instructions:
+	$(CARGO) build --release --bin pizza-order --example bench_bare_http
+	BENCH_CALLGRIND=1 BENCH_REPEAT=$${BENCH_REPEAT:-1} BENCH_DURATION=$${BENCH_DURATION:-8} bash tests/bench/http/run.sh
+
 # The end-to-end benchmark: orders submitted and paid per second on PostgreSQL and Redis with
 # two nodes, then one, with p50/p99 of submit and of payment-to-tablet (tests/bench/e2e/run.sh,
 # docs/benchmarks.md). A throwaway database on $(TEST_DATABASE_URL)'s server. Not part of
