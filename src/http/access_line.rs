@@ -57,10 +57,11 @@ pub struct Line<'a> {
 /// they reach [`HAND_OVER_BYTES`] or [`HAND_OVER_AFTER`] after the first of them, whichever
 /// comes first: the access log's `buffer=` and `flush=` of nginx. A hand-over is an
 /// allocation, a queue operation and the writer thread's wake-up, with its `write`, all on the
-/// server's own cores; under load one now carries a couple of hundred lines, where once per
-/// turn of the event loop it carried a handful (10 % of `/system/time`'s throughput went to
-/// JSON lines then, docs/benchmarks.md). Called only while serving a request, so on one of the
-/// server's worker threads (a `LocalSet`).
+/// server's own cores; one now carries about a hundred lines under load. Once per turn of the
+/// event loop, as it was, it carried a handful, and a single one for a quiet connection, whose
+/// every request is a turn of its own (docs/operations.md, "The cost of the access log").
+/// Called only while serving a request, so on one of the server's worker threads (a
+/// `LocalSet`).
 pub fn write(line: &Line<'_>) -> bool {
     let Some(sink) = SINK.get() else {
         return false;
@@ -85,7 +86,7 @@ pub fn write(line: &Line<'_>) -> bool {
 pub const HAND_OVER_BYTES: usize = 32 * 1024;
 /// … or this long after the first of them, whichever comes first: a line is in the log at
 /// most this late.
-pub const HAND_OVER_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
+pub const HAND_OVER_AFTER: Duration = Duration::from_millis(100);
 
 thread_local! {
     /// This thread's lines not yet handed to the writer.
@@ -190,6 +191,8 @@ fn json(buf: &mut Vec<u8>, now: SystemTime, line: &Line<'_>) {
     // The method is one of `metrics::method_label`'s, the request id a UUID and the target
     // this module's name: plain ASCII, copied as they are. The route and the target come from
     // the request (a pattern of ours, the path as the client sent it) and are escaped.
+    debug_assert!(line.method.bytes().all(|b| PLAIN[usize::from(b)]));
+    debug_assert!(line.request_id.bytes().all(|b| PLAIN[usize::from(b)]));
     buf.extend_from_slice(b"\",\"http.method\":\"");
     buf.extend_from_slice(line.method.as_bytes());
     buf.extend_from_slice(b"\",\"http.route\":");

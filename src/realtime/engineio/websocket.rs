@@ -641,7 +641,7 @@ impl Connection {
 fn read_available(stream: &TcpStream, buf: &mut BytesMut) -> io::Result<usize> {
     use std::io::Read;
     let start = buf.len();
-    // Zeroed, not uninitialised: a few hundred bytes' worth of a `memset`, and no `unsafe`.
+    // Zeroed, not uninitialised: a 4 KiB `memset`, tens of nanoseconds, and no `unsafe`.
     buf.resize(start + READ_CHUNK, 0);
     let mut got = 0;
     let result = stream.try_io(tokio::io::Interest::READABLE, || {
