@@ -27,18 +27,18 @@ async fn the_server_pings_and_the_client_pongs() {
 async fn an_unanswered_ping_closes_the_session() {
     let server = spawn(fast_config()).await;
     let (sid, _) = server.handshake().await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let poll = server.poll(&sid).await;
-    assert!(
-        poll.status == 400 || poll.body == "1",
-        "{} {}",
-        poll.status,
-        poll.body
-    );
+    // The client never polls: the ping waits in the queue unanswered and the session ends
+    // ping_interval + ping_timeout (500 ms) after the handshake. Polling at a fixed moment
+    // near that boundary races the timer (a loaded CI machine saw the ping itself), so the
+    // test waits for the close and then checks the session is gone for both verbs.
     assert_eq!(
         server.wait_closed(&sid).await,
         DisconnectReason::PingTimeout
     );
+    server
+        .poll(&sid)
+        .await
+        .assert_error(1, "Session ID unknown");
     server
         .post(&sid, "3")
         .await
