@@ -72,7 +72,9 @@ pub struct Seen {
 /// `to-room` [room, event, payload], `except-room` [room, event, payload], `to-others`
 /// [event, payload], `room-size` [room], `ask` [event, question, timeout ms] (the server
 /// emits with an ack and acks the answer or the error), `stream` [event, count, interval ms]
-/// (emits `event` with 0, 1, … spaced by the interval), `disconnect-me`, `send-binary`;
+/// (emits `event` with 0, 1, … spaced by the interval), `disconnect-me`, `send-binary`,
+/// `shared` (a handler of the namespace's, for every socket: acks `{from: "namespace", id,
+/// args}`) and `own-shared` (the socket sets its own `shared`, acking `{from: "socket"}`);
 /// and `/private`, which refuses any token but `secret` with "bad token".
 pub fn scenario_io(config: SocketIoConfig) -> (SocketIo, Arc<Seen>) {
     let io = conformance::fixture(config);
@@ -80,6 +82,12 @@ pub fn scenario_io(config: SocketIoConfig) -> (SocketIo, Arc<Seen>) {
     let main = io.of("/");
     let ns = main.clone();
     let seen_main = Arc::clone(&seen);
+    main.on("shared", |socket, args, ack| {
+        ack_with(
+            ack,
+            vec![json!({"from": "namespace", "id": socket.id(), "args": args})],
+        );
+    });
     main.on_connection(move |socket: Socket| {
         let welcome = json!({
             "id": socket.id(),
@@ -164,6 +172,12 @@ pub fn scenario_io(config: SocketIoConfig) -> (SocketIo, Arc<Seen>) {
                     tokio::time::sleep(every).await;
                 }
             });
+        });
+        socket.on("own-shared", |socket, _, ack| {
+            socket.on("shared", |_, _, ack| {
+                ack_with(ack, vec![json!({"from": "socket"})])
+            });
+            ack_with(ack, vec![json!("ok")]);
         });
         socket.on("disconnect-me", |socket, _, _| socket.disconnect());
         socket.on("send-binary", |socket, _, _| {

@@ -130,6 +130,31 @@ async fn events_acks_and_binary_attachments() {
 }
 
 #[tokio::test]
+async fn a_namespace_handler_answers_every_socket_and_a_socket_handler_comes_first() {
+    let server = spawn(config(None), quiet_engine());
+    let (a, a_id) = server.connect("0").await;
+    let (b, b_id) = server.connect("0").await;
+    server.receive(&a, 2).await;
+    server.receive(&b, 2).await;
+    for (sid, id) in [(&a, &a_id), (&b, &b_id)] {
+        server.send(sid, &[r#"27["shared",1,{"x":2}]"#]).await;
+        let answer = format!(r#"437[{{"args":[1,{{"x":2}}],"from":"namespace","id":"{id}"}}]"#);
+        assert_eq!(server.receive(sid, 1).await, [answer]);
+    }
+    // A sets its own: A's events go to it, B's still to the namespace's.
+    server
+        .send(&a, &[r#"28["own-shared"]"#, r#"29["shared"]"#])
+        .await;
+    assert_eq!(
+        server.receive(&a, 2).await,
+        [r#"438["ok"]"#, r#"439[{"from":"socket"}]"#]
+    );
+    server.send(&b, &[r#"29["shared"]"#]).await;
+    let answer = format!(r#"439[{{"args":[],"from":"namespace","id":"{b_id}"}}]"#);
+    assert_eq!(server.receive(&b, 1).await, [answer]);
+}
+
+#[tokio::test]
 async fn malformed_packets_close_the_connection() {
     let cases: &[&[&str]] = &[
         &["4abc"],

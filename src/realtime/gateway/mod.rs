@@ -17,7 +17,7 @@
 
 pub mod routing;
 
-use super::socketio::{Socket, SocketIo};
+use super::socketio::{Namespace, Socket, SocketIo};
 use actors::bus::Bus;
 use actors::clock::Clock;
 use actors::domain::lang::Lang;
@@ -68,12 +68,16 @@ pub fn install(
     watch: OrderWatchSlot,
     presence: PresenceFeed,
 ) {
-    let customer_clock = clock.clone();
-    io.of(CUSTOMERS).on_connection(move |socket| {
-        on_customer(&socket, customer_clock.clone(), resolve_user.clone());
-        on_order_watch(&socket, watch.clone());
-    });
-    io.of(TABLETS)
+    // The events are the namespace's, one handler for all its sockets; what is the socket's
+    // own (its rooms, its presence) is set up when it connects.
+    let customers = io.of(CUSTOMERS);
+    on_time_sync(&customers, clock.clone());
+    on_store_watch(&customers);
+    on_order_watch(&customers, watch);
+    customers.on_connection(move |socket| on_customer(&socket, resolve_user.clone()));
+    let tablets = io.of(TABLETS);
+    on_time_sync(&tablets, clock.clone());
+    tablets
         .auth_async(move |handshake| {
             let token = handshake.auth_str("token").map(String::from);
             let resolve = resolve_staff.clone();
@@ -107,8 +111,8 @@ struct TimeSync<'a> {
 
 /// `time:sync` (ack): `{clientTime}` → `{clientTime, serverTime}`, on both namespaces. Every
 /// client asks it now and then, so its answer is written straight from a struct.
-fn on_time_sync(socket: &Socket, clock: Clock) {
-    socket.on("time:sync", move |_, args, ack| {
+fn on_time_sync(namespace: &Namespace, clock: Clock) {
+    namespace.on("time:sync", move |_, args, ack| {
         if let Some(ack) = ack {
             let client_time = args.first().and_then(|a| a.get("clientTime"));
             ack.send_one(&TimeSync {
@@ -156,12 +160,11 @@ fn on_tablet(socket: &Socket, clock: Clock, presence: PresenceFeed) {
             });
         });
     }
-    on_time_sync(socket, clock);
 }
 
-fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
-    on_time_sync(socket, clock);
-    socket.on("store:watch", |socket, args, ack| {
+/// `store:watch` (ack) `{storeCode}` and `store:unwatch`.
+fn on_store_watch(customers: &Namespace) {
+    customers.on("store:watch", |socket, args, ack| {
         let code = args
             .first()
             .and_then(|a| a.get("storeCode"))
@@ -179,12 +182,17 @@ fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
             ack.send(vec![answer]);
         }
     });
-    socket.on("store:unwatch", |socket, _, ack| {
+    customers.on("store:unwatch", |socket, _, ack| {
         leave_store_rooms(socket);
         if let Some(ack) = ack {
             ack.send(vec![json!({"errCode": "00"})]);
         }
     });
+}
+
+/// A customer's socket joins its cart's room and, once its session token resolves, its
+/// user's room.
+fn on_customer(socket: &Socket, resolve_user: ResolveUser) {
     if let Some(cart_token) = socket
         .handshake()
         .auth_str("cartToken")
@@ -213,8 +221,8 @@ fn on_customer(socket: &Socket, clock: Clock, resolve_user: ResolveUser) {
 /// or a view token holder. The socket joins the order's room before the snapshot is taken, so
 /// no event falls between them: the client applies events with a seq above the snapshot's.
 /// `order:unwatch` `{orderNo}` leaves it.
-fn on_order_watch(socket: &Socket, watch: OrderWatchSlot) {
-    socket.on("order:watch", move |socket, args, ack| {
+fn on_order_watch(customers: &Namespace, watch: OrderWatchSlot) {
+    customers.on("order:watch", move |socket, args, ack| {
         let arg = args.first().cloned().unwrap_or(Value::Null);
         let order_no = arg.get("orderNo").and_then(Value::as_str).filter(|c| is_code(c)).map(String::from);
         let view_token = arg.get("viewToken").and_then(Value::as_str).map(String::from);
@@ -254,7 +262,7 @@ fn on_order_watch(socket: &Socket, watch: OrderWatchSlot) {
             }
         });
     });
-    socket.on("order:unwatch", |socket, args, ack| {
+    customers.on("order:unwatch", |socket, args, ack| {
         if let Some(order_no) = args
             .first()
             .and_then(|a| a.get("orderNo"))

@@ -6,7 +6,7 @@ use super::broadcast::BroadcastOperator;
 use super::client::Client;
 use super::config::SocketIoConfig;
 use super::handshake::Handshake;
-use super::socket::{EmitError, Socket, SocketParts};
+use super::socket::{AckSender, EmitError, EventHandler, Socket, SocketParts};
 use crate::realtime::engineio::Sid;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -37,6 +37,10 @@ pub(crate) struct NamespaceInner {
     auth: RwLock<Option<AuthFn>>,
     auth_async: RwLock<Option<AsyncAuthFn>>,
     on_connection: RwLock<Option<ConnectionFn>>,
+    /// The handlers every socket of the namespace answers with ([`Namespace::on`]): one table
+    /// for all of them, so that it stays in the cache where ten thousand per-socket copies
+    /// would each be a miss (and a few hundred bytes) per socket.
+    events: RwLock<HashMap<String, EventHandler>>,
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -54,6 +58,10 @@ impl LocalSockets for NamespaceInner {
 }
 
 impl NamespaceInner {
+    pub(crate) fn event_handler(&self, event: &str) -> Option<EventHandler> {
+        read(&self.events).get(event).cloned()
+    }
+
     /// Forgets a socket (only this one: a recovered socket may already use the same id).
     pub(crate) fn unregister(&self, socket: &Socket) {
         let mut sockets = write(&self.sockets);
@@ -79,6 +87,7 @@ impl Namespace {
                 auth: RwLock::new(None),
                 auth_async: RwLock::new(None),
                 on_connection: RwLock::new(None),
+                events: RwLock::new(HashMap::new()),
             }
         });
         Namespace { inner }
@@ -108,6 +117,17 @@ impl Namespace {
         Fut: Future<Output = Result<Value, String>> + Send + 'static,
     {
         *write(&self.inner.auth_async) = Some(Arc::new(move |h| Box::pin(hook(h))));
+        self
+    }
+
+    /// Sets the handler of an event for every socket of the namespace (replacing any previous
+    /// one), as [`Socket::on`] does for one socket; a socket's own handler of the same event
+    /// comes first. For the handlers that need nothing of the socket but what they are given.
+    pub fn on<F>(&self, event: &str, handler: F) -> &Self
+    where
+        F: Fn(&Socket, Vec<Value>, Option<AckSender>) + Send + Sync + 'static,
+    {
+        write(&self.inner.events).insert(event.to_owned(), Arc::new(handler));
         self
     }
 

@@ -73,7 +73,7 @@ pub(crate) fn check_event(event: &str) -> Result<(), EmitError> {
     Ok(())
 }
 
-type EventHandler = Arc<dyn Fn(&Socket, Vec<Value>, Option<AckSender>) + Send + Sync>;
+pub(crate) type EventHandler = Arc<dyn Fn(&Socket, Vec<Value>, Option<AckSender>) + Send + Sync>;
 type DisconnectHandler = Box<dyn FnOnce(&Socket, DisconnectReason) + Send>;
 
 /// Where writes go: held back until the CONNECT answer is out (and, on recovery, the missed
@@ -389,12 +389,16 @@ impl Socket {
         if !self.connected() {
             return;
         }
-        let handler = self
-            .inner
-            .handlers
-            .read()
-            .ok()
-            .and_then(|handlers| handlers.get(event).cloned());
+        // The socket's own handlers first; most sockets have none (the namespace's serve them),
+        // and then only this lock, next to `connected`, is read.
+        let own = self.inner.handlers.read().ok().and_then(|handlers| {
+            if handlers.is_empty() {
+                None
+            } else {
+                handlers.get(event).cloned()
+            }
+        });
+        let handler = own.or_else(|| self.inner.ns.event_handler(event));
         let ack = ack_id.map(|id| AckSender {
             socket: self.clone(),
             id,
