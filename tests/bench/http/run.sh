@@ -7,18 +7,22 @@
 # 1. Ours starts on a fresh data dir; tests/bench/http/capture.mjs registers a customer, places
 #    an order and fetches each route once (the clock, the store card, the menu, one product, the
 #    order's detail, logged in), keeping each body for the bare peer.
-# 2. BENCH_REPEAT rounds (default 3), the servers taking turns in each: ours as configured by
-#    default (pretty log, an access line for every request, /metrics counting), ours with JSON
-#    logs, ours with request logging off (filter "warn"), the bare peer. Each is started fresh;
-#    each route gets a warm-up run (BENCH_WARMUP s) and a measured one (BENCH_DURATION s) of
-#    `wrk -t1 -c$BENCH_CONNECTIONS`. The logging variants run the routes of BENCH_LOG_ROUTES.
+# 2. BENCH_REPEAT rounds (default 3). A round starts the four servers afresh, side by side on
+#    ports of their own, all on the server core (an idle one costs nothing): ours as configured
+#    by default (pretty log, an access line for every request, /metrics counting), ours with
+#    JSON logs, ours with request logging off (filter "warn"), the bare peer. Then route by
+#    route, the variants take turns on that route (the first of them rotating from round to
+#    round): a warm-up run (BENCH_WARMUP s) and a measured one (BENCH_DURATION s) of
+#    `wrk -t1 -c$BENCH_CONNECTIONS` each. Ours and bare are so measured within seconds of each
+#    other, not minutes: on a shared VM whose speed drifts, a pair sees the same machine. The
+#    logging variants run the routes of BENCH_LOG_ROUTES.
 # 3. One table of medians: ours, bare, ratio (goal ≥ 60 %); then the cost of the access log,
 #    pretty and JSON, against logging off (goal ≤ 10 %).
 #
 # Environment: PIZZA_BIN (target/release/pizza-order), BARE_BIN
 # (target/release/examples/bench_bare_http), BENCH_REPEAT (3), BENCH_DURATION (10),
 # BENCH_WARMUP (3; 0: none), BENCH_CONNECTIONS (64), BENCH_LOG_ROUTES ("time store"),
-# BENCH_HTTP_PORT (3400), BENCH_KEEP (1: keep the work dir and the logs), BENCH_VARIANTS
+# BENCH_HTTP_PORT (3400: the first of four), BENCH_KEEP (1: keep the work dir and the logs), BENCH_VARIANTS
 # ("ours ours-json ours-off bare": which servers take turns, for an A/B of one of them),
 # BENCH_CALLGRIND (1: count instructions instead, below).
 #
@@ -62,17 +66,17 @@ command -v node >/dev/null || { echo "node is missing" >&2; exit 2; }
 WORK=$(mktemp -d /tmp/pizza-bench-http.XXXXXX)
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
-SERVER_PID=
+# The running servers: variant -> pid, and the port each variant answers on.
+declare -A PIDS=() PORTS=()
 cleanup() {
-  stop_server
+  stop_servers
   if [[ ${BENCH_KEEP:-0} == 1 ]]; then echo "work dir kept: $WORK"; else rm -rf "$WORK"; fi
 }
-stop_server() {
-  if [[ -n $SERVER_PID ]]; then
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=
-  fi
+stop_servers() {
+  local variant
+  for variant in "${!PIDS[@]}"; do kill "${PIDS[$variant]}" 2>/dev/null || true; done
+  for variant in "${!PIDS[@]}"; do wait "${PIDS[$variant]}" 2>/dev/null || true; done
+  PIDS=()
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -82,14 +86,16 @@ if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
   PIN_SERVER=(taskset -c 0) PIN_CLIENT=(taskset -c 1)
 fi
 
-BASE=http://127.0.0.1:$PORT
 HZ=$(getconf CLK_TCK)
 
-# Starts a server variant and waits until it answers. Its stdout (the log) goes to a file,
-# removed after the variant's runs: at tens of thousands of lines a second it grows fast.
+# Starts a server variant on its port (the variant's data dir a copy of the captured one, so that
+# the three of ours never share a database file) and waits until it answers. Its stdout (the
+# log) goes to a file, removed after the round: at tens of thousands of lines a second it grows
+# fast.
 start_server() {
-  local variant=$1 log=$WORK/$1.log
-  local env=(PIZZA__SERVER__WORKERS=1 "PIZZA__SERVER__BIND=127.0.0.1:$PORT"
+  local variant=$1 log=$WORK/$1.log port=${PORTS[$1]} data=$WORK/data
+  [[ ${2:-} == plain ]] || data=$WORK/data-$variant
+  local env=(PIZZA__SERVER__WORKERS=1 "PIZZA__SERVER__BIND=127.0.0.1:$port"
     "PIZZA__SERVER__STATIC_DIR=$ROOT/frontend/dist" NO_COLOR=1)
   case $variant in
     ours) ;;
@@ -99,20 +105,19 @@ start_server() {
   esac
   local under=()
   if [[ $CALLGRIND == 1 && ${2:-} != plain ]]; then
-    rm -f "$WORK"/callgrind.*
     under=(valgrind --tool=callgrind "--callgrind-out-file=$WORK/callgrind.%p")
   fi
   if [[ $variant == bare ]]; then
-    "${PIN_SERVER[@]}" env BARE_WORKERS=1 "${under[@]}" "$BARE_BIN" "$PORT" "$WORK/manifest.tsv" >"$log" 2>&1 &
+    "${PIN_SERVER[@]}" env BARE_WORKERS=1 "${under[@]}" "$BARE_BIN" "$port" "$WORK/manifest.tsv" >"$log" 2>&1 &
   else
-    "${PIN_SERVER[@]}" env -u RUST_LOG -u PIZZA_ENV "${env[@]}" "${under[@]}" "$PIZZA_BIN" serve --data-dir "$WORK/data" >"$log" 2>&1 &
+    "${PIN_SERVER[@]}" env -u RUST_LOG -u PIZZA_ENV "${env[@]}" "${under[@]}" "$PIZZA_BIN" serve --data-dir "$data" >"$log" 2>&1 &
   fi
-  SERVER_PID=$!
+  PIDS[$variant]=$!
   local probe=/health/live
   [[ $variant == bare ]] && probe=/api/v1/system/time
   for _ in $(seq 1 600); do
-    if curl -fs -o /dev/null "$BASE$probe"; then return 0; fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    if curl -fs -o /dev/null "http://127.0.0.1:$port$probe"; then return 0; fi
+    if ! kill -0 "${PIDS[$variant]}" 2>/dev/null; then
       echo "$variant exited before answering:" >&2
       tail -n 30 "$log" >&2
       exit 1
@@ -124,9 +129,9 @@ start_server() {
   exit 1
 }
 
-# The server's CPU time so far, in clock ticks (user + system, all its threads).
+# A server's CPU time so far, in clock ticks (user + system, all its threads).
 cpu_ticks() {
-  awk '{print $14 + $15}' "/proc/$SERVER_PID/stat" 2>/dev/null || echo 0
+  awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
 }
 
 # One wrk run; prints "requests/s requests-per-server-CPU-second", or records a failure.
@@ -134,13 +139,14 @@ cpu_ticks() {
 # the server's core it still compares the variants fairly (wall-clock req/s does not).
 measure() {
   local variant=$1 route=$2 path=$3 auth=$4 seconds=$5 out
+  local pid=${PIDS[$variant]} base=http://127.0.0.1:${PORTS[$variant]}
   local headers=()
   if [[ $auth == 1 ]]; then headers=(-H "Authorization: Bearer $(cat "$WORK/token")"); fi
   local before after
-  [[ $CALLGRIND == 1 ]] && callgrind_control -z "$SERVER_PID" >/dev/null 2>&1
-  before=$(cpu_ticks)
-  out=$("${PIN_CLIENT[@]}" wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "${headers[@]}" "$BASE$path" 2>&1) || true
-  after=$(cpu_ticks)
+  [[ $CALLGRIND == 1 ]] && callgrind_control -z "$pid" >/dev/null 2>&1
+  before=$(cpu_ticks "$pid")
+  out=$("${PIN_CLIENT[@]}" wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "${headers[@]}" "$base$path" 2>&1) || true
+  after=$(cpu_ticks "$pid")
   local rps bad requests per_cpu
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
@@ -152,9 +158,9 @@ measure() {
   fi
   if [[ $CALLGRIND == 1 ]]; then
     # The counts since the zeroing, dumped into a file of their own: requests per 10^9.
-    callgrind_control -d "$SERVER_PID" >/dev/null 2>&1
+    callgrind_control -d "$pid" >/dev/null 2>&1
     local dump instructions
-    dump=$(ls -t "$WORK"/callgrind.*.* 2>/dev/null | head -n 1)
+    dump=$(ls -t "$WORK/callgrind.$pid".* 2>/dev/null | head -n 1)
     instructions=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump" 2>/dev/null)
     rm -f "$dump"
     per_cpu=$(awk -v n="${requests:-0}" -v i="${instructions:-0}" 'BEGIN { printf "%.0f", (i > 0 ? n * 1e9 / i : 0) }')
@@ -175,30 +181,43 @@ echo "pizza-order: $PIZZA_BIN"
 echo "bare peer:   $BARE_BIN"
 echo "wrk -t1 -c$CONNECTIONS -d${DURATION}s (warm-up ${WARMUP}s), $REPEAT rounds; server ${PIN_SERVER[*]:-unpinned}, wrk ${PIN_CLIENT[*]:-unpinned}"
 
-# 1. The data: a fresh embedded database (seeded on first start), a customer, an order.
-start_server ours plain
-node tests/bench/http/capture.mjs "$BASE" "$WORK"
-stop_server
-
-# 2. The rounds.
+# 1. The data: a fresh embedded database (seeded on first start), a customer, an order; then a
+#    copy of it for each of ours.
 read -r -a VARIANTS <<<"${BENCH_VARIANTS:-ours ours-json ours-off bare}"
+for i in "${!VARIANTS[@]}"; do PORTS[${VARIANTS[$i]}]=$((PORT + i)); done
+PORTS[capture]=$PORT
+start_server capture plain
+node tests/bench/http/capture.mjs "http://127.0.0.1:$PORT" "$WORK"
+stop_servers
+for variant in "${VARIANTS[@]}"; do
+  [[ $variant == bare ]] || cp -r "$WORK/data" "$WORK/data-$variant"
+done
+
+# 2. The rounds: the servers side by side, then route by route, the variants in turn.
+ROUTES=$(cut -f1 "$WORK/routes.tsv")
 for round in $(seq 1 "$REPEAT"); do
-  for variant in "${VARIANTS[@]}"; do
-    start_server "$variant"
-    for route in $(routes_of "$variant"); do
-      line=$(grep -P "^$route\t" "$WORK/routes.tsv") || { echo "no route $route" >&2; exit 2; }
-      path=$(cut -f2 <<<"$line") auth=$(cut -f3 <<<"$line")
+  for variant in "${VARIANTS[@]}"; do start_server "$variant"; done
+  for route in $ROUTES; do
+    line=$(grep -P "^$route\t" "$WORK/routes.tsv") || { echo "no route $route" >&2; exit 2; }
+    path=$(cut -f2 <<<"$line") auth=$(cut -f3 <<<"$line")
+    # Who goes first rotates, so that no variant always follows the same one.
+    for ((k = 0; k < ${#VARIANTS[@]}; k++)); do
+      variant=${VARIANTS[$(((k + round - 1) % ${#VARIANTS[@]}))]}
+      [[ " $(routes_of "$variant" | tr '\n' ' ') " == *" $route "* ]] || continue
       if [[ $WARMUP -gt 0 ]]; then measure "$variant" "$route" "$path" "$auth" "$WARMUP" >/dev/null; fi
       read -r rps per_cpu < <(measure "$variant" "$route" "$path" "$auth" "$DURATION")
       printf '%s\t%s\t%s\t%s\t%s\n' "$variant" "$route" "$round" "$rps" "$per_cpu" >>"$RESULTS"
       printf '  round %s  %-9s %-8s %10.0f req/s %10.0f %s\n' "$round" "$variant" "$route" "$rps" "$per_cpu" "$UNIT"
     done
+  done
+  for variant in "${VARIANTS[@]}"; do
     if [[ $variant != bare ]]; then
       printf '  round %s  %-9s log: %s lines\n' "$round" "$variant" "$(wc -l <"$WORK/$variant.log")"
     fi
-    stop_server
-    [[ ${BENCH_KEEP:-0} == 1 ]] || rm -f "$WORK/$variant.log"
   done
+  stop_servers
+  [[ ${BENCH_KEEP:-0} == 1 ]] || rm -f "$WORK"/ours*.log
+  [[ $CALLGRIND == 1 ]] && rm -f "$WORK"/callgrind.*
 done
 
 # 3. The table.
