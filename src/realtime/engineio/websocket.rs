@@ -20,9 +20,11 @@ use actix_codec::Decoder;
 use actix_http::ws::{Codec, Frame, Item};
 use bytes::BytesMut;
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::Poll;
 use tokio::net::TcpStream;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::Notify;
@@ -368,35 +370,49 @@ impl Connection {
                 if closing {
                     return self.close_socket().await;
                 }
-                let upgrading = self.upgrade_timer.is_some();
-                // `biased`: every branch is short, so none can starve another, and the order
-                // needs no random number a turn.
-                tokio::select! {
-                    biased;
-                    () = &mut wake => {
+                // One hand-rolled `select!`, in this order: the link's wake-up, the socket
+                // writable (only with bytes pending), readable, the upgrade's deadline. The
+                // socket's readiness is polled, not awaited: `readable()` and `writable()` are
+                // futures made and dropped every turn, each entering the socket's list of
+                // waiters under its lock and leaving it again, on memory a turn finds cold (the
+                // largest share of the last-level misses the connection loop had in callgrind's
+                // cache simulation at 10,000 sockets). `poll_*_ready` keeps this task's waker
+                // in the socket's own slot, which only this task uses.
+                std::future::poll_fn(|cx| {
+                    if wake.as_mut().poll(cx).is_ready() {
                         wake.set(link.wake.notified());
-                        Step::Continue
+                        return Poll::Ready(Step::Continue);
                     }
-                    ready = link.stream.writable(), if pending => match ready {
-                        Ok(()) => {
-                            self.link.flush_locked(&mut self.link.lock());
-                            Step::Continue
-                        }
-                        Err(_) => Step::End,
-                    },
-                    ready = link.stream.readable() => match ready {
-                        Ok(()) => self.read(),
-                        Err(_) => Step::End,
-                    },
-                    () = upgrade_timeout(&mut self.upgrade_timer), if upgrading => {
-                        self.upgrade_timer = None;
-                        if matches!(self.mode, Mode::Upgrading(_)) {
-                            self.fail(DisconnectReason::TransportError)
-                        } else {
-                            Step::Continue
+                    if pending {
+                        if let Poll::Ready(ready) = link.stream.poll_write_ready(cx) {
+                            return Poll::Ready(match ready {
+                                Ok(()) => {
+                                    self.link.flush_locked(&mut self.link.lock());
+                                    Step::Continue
+                                }
+                                Err(_) => Step::End,
+                            });
                         }
                     }
-                }
+                    if let Poll::Ready(ready) = link.stream.poll_read_ready(cx) {
+                        return Poll::Ready(match ready {
+                            Ok(()) => self.read(),
+                            Err(_) => Step::End,
+                        });
+                    }
+                    if let Some(timer) = self.upgrade_timer.as_mut() {
+                        if timer.as_mut().poll(cx).is_ready() {
+                            self.upgrade_timer = None;
+                            return Poll::Ready(if matches!(self.mode, Mode::Upgrading(_)) {
+                                self.fail(DisconnectReason::TransportError)
+                            } else {
+                                Step::Continue
+                            });
+                        }
+                    }
+                    Poll::Pending
+                })
+                .await
             };
             match step {
                 Step::Continue => {}
@@ -662,13 +678,6 @@ fn read_available(stream: &TcpStream, buf: &mut BytesMut) -> io::Result<usize> {
 }
 
 /// Waits for the upgrade timer (never ends without one).
-async fn upgrade_timeout(timer: &mut Option<Pin<Box<Sleep>>>) {
-    match timer {
-        Some(timer) => timer.as_mut().await,
-        None => std::future::pending().await,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
