@@ -102,7 +102,7 @@ async fn a_board_change_on_one_node_is_seen_by_the_next_read_on_another() {
     let want = (json!("busy"), json!(true), json!("busy"));
     if a.has_redis() {
         let mut seen = browsing(&a).await;
-        for _ in 0..100 {
+        for _ in 0..500 {
             if seen == want {
                 break;
             }

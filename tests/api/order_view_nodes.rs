@@ -54,12 +54,12 @@ async fn a_move_on_one_node_shows_in_the_detail_on_both() {
     // Node B hears of it on the bus, or asks the database once its memory is too old.
     if a.has_redis() {
         let mut seen = serde_json::Value::Null;
-        for _ in 0..100 {
+        for _ in 0..500 {
             seen = detail_on_b().await["progress"].clone();
             if seen == 1 {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(seen, 1, "node B still shows the order before the move");
     } else {

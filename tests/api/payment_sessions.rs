@@ -389,13 +389,17 @@ async fn close_and_refund_go_through_the_session_and_end_its_timer() {
 
 #[tokio::test]
 async fn an_idle_session_stops_unless_its_timer_is_pending_and_comes_back_on_demand() {
-    let rig = Rig::new("13512391006", Duration::from_millis(100)).await;
+    // Idle for 500 ms: long enough that the count right after the notify cannot miss one.
+    let rig = Rig::new("13512391006", Duration::from_millis(500)).await;
     let settled = rig.create().await;
     let open = rig.create().await;
     assert!(rig.fake.pay(&settled.payment_id));
     rig.notify(&settled.payment_id).await.unwrap();
     assert_eq!(rig.service.live_sessions(), 2);
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while rig.service.live_sessions() != 1 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(
         rig.service.live_sessions(),
         1,

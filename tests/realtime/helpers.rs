@@ -208,7 +208,7 @@ impl TestServer {
 
     /// Waits until the handler has seen the session close.
     pub async fn wait_closed(&self, sid: &str) -> DisconnectReason {
-        for _ in 0..100 {
+        for _ in 0..250 {
             if let Some(reason) = self.recorder.reason(sid) {
                 return reason;
             }

@@ -110,8 +110,10 @@ async fn a_poll_waits_for_packets() {
 async fn a_second_concurrent_poll_is_refused_and_closes_the_session() {
     let server = spawn(quiet_config()).await;
     let (sid, _) = server.handshake().await;
+    // The sleep orders the second poll after the first is pending (the quiet config keeps
+    // that one waiting); 50 ms was too little on a loaded machine.
     let (first, second) = tokio::join!(server.poll(&sid), async {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
         server.poll(&sid).await
     });
     assert_eq!((first.status, first.body.as_str()), (200, "1"));
@@ -182,7 +184,7 @@ async fn the_client_close_packet_ends_the_pending_poll_with_a_noop() {
     let server = spawn(quiet_config()).await;
     let (sid, _) = server.handshake().await;
     let (poll, push) = tokio::join!(server.poll(&sid), async {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
         server.post(&sid, "1").await
     });
     assert_eq!(push.body, "ok");

@@ -2,11 +2,21 @@
 
 use crate::helpers::{fast_config, quiet_config, spawn};
 use pizza_order::realtime::engineio::DisconnectReason;
+use pizza_order::realtime::engineio::EngineConfig;
 use std::time::{Duration, Instant};
+
+/// Pings every 300 ms and waits long for the pong: for tests where the client answers, so a
+/// late round trip on a loaded machine is not taken for a dead client.
+fn patient_config() -> EngineConfig {
+    EngineConfig {
+        ping_timeout: Duration::from_millis(1500),
+        ..fast_config()
+    }
+}
 
 #[tokio::test]
 async fn the_server_pings_and_the_client_pongs() {
-    let server = spawn(fast_config()).await;
+    let server = spawn(patient_config()).await;
     let (sid, _) = server.handshake().await;
     for _ in 0..3 {
         let started = Instant::now();
@@ -47,7 +57,8 @@ async fn an_unanswered_ping_closes_the_session() {
 
 #[tokio::test]
 async fn a_waiting_poll_gets_the_close_packet_on_ping_timeout() {
-    let server = spawn(fast_config()).await;
+    // The second poll must be pending when the timeout strikes: 1.5 s after the ping.
+    let server = spawn(patient_config()).await;
     let (sid, _) = server.handshake().await;
     // The first poll gets the ping; the client never answers; the next poll is pending when
     // the timeout strikes.

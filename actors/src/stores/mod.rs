@@ -343,6 +343,14 @@ impl StoreBoards {
     /// The board, from memory when it was checked less than `max_age_ms` ago; else after the
     /// actor checked the database's version (activation included).
     async fn board(&self, store_code: &str, max_age_ms: i64) -> Result<Arc<Board>, BoardFailure> {
+        // Nearly every read: a running actor's fresh board, taken under the table's read lock
+        // without cloning the handle (an actix address clone allocates).
+        if let Some(board) = self.read_actors().get(store_code).and_then(|handle| {
+            (handle.addr.connected() && handle.cell.is_fresh(self.clock.now_ms(), max_age_ms))
+                .then(|| handle.cell.get())
+        }) {
+            return Ok(board);
+        }
         for _ in 0..2 {
             let handle = self.handle(store_code);
             if handle.cell.is_fresh(self.clock.now_ms(), max_age_ms) {

@@ -63,7 +63,7 @@ fn store(code: &str) -> Store {
 }
 
 pub(super) async fn until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..200 {
+    for _ in 0..500 {
         if done() {
             return;
         }
@@ -163,7 +163,8 @@ async fn changes_are_stored_applied_and_announced_with_their_version() {
 #[tokio::test]
 async fn an_idle_store_passivates_and_comes_back_with_what_was_stored() {
     let d = deployment().await;
-    let a = d.node(None, Duration::from_millis(50));
+    // Idle long enough that the check right after the write cannot find it stopped already.
+    let a = d.node(None, Duration::from_millis(500));
     let sh001 = store("SH001");
     a.boards
         .set_status(&sh001, StoreStatus::Closed, None, "manager")

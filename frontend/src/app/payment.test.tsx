@@ -223,7 +223,9 @@ describe('back from paying', () => {
     renderApp('/my');
     await screen.findByTestId('my-phone');
     savePayRecord(recordOfCreated(created('P9'), serverNow()));
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    // Only the fake clock moves: with shouldAdvanceTime a slow machine's real milliseconds
+    // were added to the 400 and the 500 ms timer fired before the first check.
+    vi.useFakeTimers();
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });

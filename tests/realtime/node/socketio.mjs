@@ -145,9 +145,10 @@ const scenarios = {
       over[engine.transport.name] += 1;
       if (got.length === 50) engine._probe("websocket");
     });
-    socket.emit("stream", "seq", count, 1);
+    // 10 ms apart (about 3 s in all), so the upgrade lands mid-stream even on a loaded machine.
+    socket.emit("stream", "seq", count, 10);
     await upgraded;
-    await until(() => got.length >= count, `${count} events (got ${got.length})`, 8000);
+    await until(() => got.length >= count, `${count} events (got ${got.length})`, 20000);
     const wrong = got.findIndex((n, i) => n !== i);
     check(wrong < 0 && got.length === count, `out of order at ${wrong}: ${got.slice(Math.max(0, wrong - 2), wrong + 3)}`);
     check(over.polling >= 50 && over.websocket > 0, `split ${JSON.stringify(over)}`);
