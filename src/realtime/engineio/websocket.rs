@@ -677,7 +677,6 @@ fn read_available(stream: &TcpStream, buf: &mut BytesMut) -> io::Result<usize> {
     }
 }
 
-/// Waits for the upgrade timer (never ends without one).
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
