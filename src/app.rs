@@ -385,9 +385,12 @@ fn run(
             .app_data(http::extractor_errors::json_config())
             .app_data(http::extractor_errors::query_config())
             .app_data(http::extractor_errors::path_config())
-            .configure(|cfg| engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone()))
-            .configure(|cfg| crate::metrics::configure(cfg, metrics.clone()))
-            .configure(|cfg| http::routes(cfg, &static_dir))
+            .configure(|cfg| {
+                http::routes(cfg, &static_dir, |cfg| {
+                    engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone());
+                    crate::metrics::configure(cfg, metrics.clone());
+                })
+            })
     })?;
     Ok(server)
 }

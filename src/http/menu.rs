@@ -66,9 +66,8 @@ pub struct MenuDto {
 /// The store's menu: hidden products, the gift category and empty categories are dropped;
 /// time-limited products appear only when date, time, weekday, store, store group and order
 /// type all match.
-#[utoipa::path(path = "/stores/{storeCode}/menu", tag = "menu", params(("storeCode" = String, Path), MenuQuery),
+#[utoipa::path(get, path = "/stores/{storeCode}/menu", tag = "menu", params(("storeCode" = String, Path), MenuQuery),
     responses((status = 200, body = Envelope<MenuDto>), (status = 400), (status = 404)))]
-#[get("/{storeCode}/menu")]
 pub async fn store_menu(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -143,9 +142,8 @@ pub struct ProductQuery {
 
 /// One product with everything its page needs: sizes, crusts, flavours, sauces, toppings,
 /// combo rounds, style options. A product not on this store's menu now is 404.
-#[utoipa::path(path = "/products/{productCode}", tag = "menu", params(("productCode" = String, Path), ProductQuery),
+#[utoipa::path(get, path = "/products/{productCode}", tag = "menu", params(("productCode" = String, Path), ProductQuery),
     responses((status = 200, body = Envelope<ProductDetailDto>), (status = 404)))]
-#[get("/{productCode}")]
 pub async fn product(
     state: web::Data<AppState>,
     ctx: Ctx,

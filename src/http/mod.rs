@@ -51,17 +51,23 @@ use actix_web::web;
 use std::path::Path;
 use utoipa_swagger_ui::SwaggerUi;
 
-pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
-    cfg.service(health::live)
-        .service(health::ready)
-        .service(
+/// Every route: the API first, since every pattern tried before a request's own costs it
+/// (actix-web tries them in order); then `mounts` (the socket endpoint and `/metrics`, which
+/// their own modules configure), the health checks, the docs, the sandbox's pages and, last,
+/// the app's files, whose `/` prefix would shadow anything after it.
+pub fn routes(
+    cfg: &mut web::ServiceConfig,
+    static_dir: &Path,
+    mounts: impl FnOnce(&mut web::ServiceConfig),
+) {
+    cfg.service(
             web::scope("/api/v1")
                 // actix-web tries the routes of a scope in order, and every pattern with a
                 // `{…}` it passes costs a regular expression (about a microsecond). The most
                 // read resources are scopes of their own, tried first: a request for one of
                 // them passes only its neighbours (docs/benchmarks.md). Their handlers name
                 // their full path for the OpenAPI document.
-                .service(system::time)
+                .service(read("/system/time", system::time))
                 .service(
                     web::scope("/stores")
                         // Literal store paths before /stores/{storeCode}; the store card
@@ -71,8 +77,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                         .service(stores::by_point)
                         .service(stores::nearby)
                         .service(stores::search)
-                        .service(stores::by_code)
-                        .service(menu::store_menu)
+                        .service(read("/{storeCode}", stores::by_code))
+                        .service(read("/{storeCode}/menu", menu::store_menu))
                         .default_service(web::to(no_such_endpoint)),
                 )
                 .service(
@@ -80,7 +86,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                         // Literal product paths before /products/{productCode}.
                         .service(menu::search)
                         .service(menu::hot_words)
-                        .service(menu::product)
+                        .service(read("/{productCode}", menu::product))
                         .default_service(web::to(no_such_endpoint)),
                 )
                 .service(
@@ -88,7 +94,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                         // The order page's read first: no GET literal it could shadow has one
                         // segment (GET /orders/reservation and /orders/scan are not served,
                         // and would reach it anyway).
-                        .service(order_detail::detail)
+                        .service(read("/{orderNo}", order_detail::detail))
                         .service(orders::reservation)
                         .service(orders::slots)
                         .service(orders::scan)
@@ -188,6 +194,9 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
                 .service(orders::dev_table_link)
                 .default_service(web::to(no_such_endpoint)),
         )
+        .configure(mounts)
+        .service(health::live)
+        .service(health::ready)
         // After the API: its pattern is a regular expression, which every request tried before
         // it would pay for.
         .service(
@@ -200,6 +209,25 @@ pub fn routes(cfg: &mut web::ServiceConfig, static_dir: &Path) {
         .service(sandbox::cashier)
         .service(sandbox::pay)
         .configure(|cfg| static_files::configure(cfg, static_dir));
+}
+
+/// GET `path`, served by `handler`, for the most read resources: what `#[get(path)]` registers
+/// less its method guard's bookkeeping. actix-web's guard records each method it is asked
+/// about in the request's extensions, for an `Allow` header that a guard on the resource (the
+/// macro's) never leads to: a request of another method goes on to `no_such_endpoint` either
+/// way. A vector and two map operations, about 700 instructions on every request, a tenth of
+/// what the store card cost above a bare handler (docs/benchmarks.md).
+fn read<F, Args>(path: &str, handler: F) -> actix_web::Resource
+where
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::resource(path)
+        .guard(actix_web::guard::fn_guard(|ctx| {
+            ctx.head().method == actix_web::http::Method::GET
+        }))
+        .to(handler)
 }
 
 /// What the API answers for a path it does not have.

@@ -11,7 +11,7 @@ use super::params;
 use super::reply_cache::{CachedReply, SharedJson};
 use super::session::AuthUser;
 use crate::state::AppState;
-use actix_web::{get, post, web};
+use actix_web::{post, web};
 use actors::db::orders::{OrderRepo, OrderRow};
 use actors::domain::arrival::Arrival;
 use actors::domain::breakdown::BreakdownView;
@@ -441,9 +441,8 @@ pub struct DetailQuery {
 
 /// The order (orderDetail): for its owner, or with its view token. Read from memory while
 /// nothing about the order changed (`order_views`).
-#[utoipa::path(path = "/orders/{orderNo}", tag = "orders", params(("orderNo" = String, Path), DetailQuery),
+#[utoipa::path(get, path = "/orders/{orderNo}", tag = "orders", params(("orderNo" = String, Path), DetailQuery),
     responses((status = 200, body = Envelope<OrderDetailDto>), (status = 404)))]
-#[get("/{orderNo}")]
 pub async fn detail(
     state: web::Data<AppState>,
     ctx: Ctx,

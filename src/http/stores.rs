@@ -50,9 +50,8 @@ pub async fn default_store(state: web::Data<AppState>, ctx: Ctx) -> Reply<StoreD
 }
 
 /// One store (getStoreInfoByCode); 88888 is the virtual default store.
-#[utoipa::path(path = "/stores/{storeCode}", tag = "stores", params(("storeCode" = String, Path)),
+#[utoipa::path(get, path = "/stores/{storeCode}", tag = "stores", params(("storeCode" = String, Path)),
     responses((status = 200, body = Envelope<StoreDto>), (status = 404)))]
-#[get("/{storeCode}")]
 pub async fn by_code(
     state: web::Data<AppState>,
     ctx: Ctx,
@@ -64,12 +63,14 @@ pub async fn by_code(
         return Err(store_not_found());
     }
     let board = state.stores.board_of(&code).await?;
-    let now = state.clock.china_now();
+    let now_ms = state.clock.now_ms();
     let key = reply_cache::key(&["store", &code, ctx.lang.as_str()]);
-    let stamp = Stamp::new(&snapshot, &board, now.timestamp_millis());
+    let stamp = Stamp::new(&snapshot, &board, now_ms);
     let card = state
         .replies
         .get_or_build(key, stamp, async {
+            // The calendar only when the card is written, not on every read of a kept one.
+            let now = actors::domain::hours::china_time(now_ms);
             // As its staff set it now (busy, closed with their notice).
             let store = effective_store(&find_store(&snapshot, &code)?, &board.live);
             Ok::<_, ApiError>(StoreDto::new(&store, &snapshot, ctx.lang, now, None))

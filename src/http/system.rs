@@ -18,8 +18,7 @@ pub struct ServerTime {
 }
 
 /// The server's clock, for the app's clock sync (spec: 500 ms timeout, retried).
-#[utoipa::path(tag = "system", responses((status = 200, body = super::envelope::Envelope<ServerTime>)))]
-#[get("/system/time")]
+#[utoipa::path(get, path = "/system/time", tag = "system", responses((status = 200, body = super::envelope::Envelope<ServerTime>)))]
 pub async fn time(state: web::Data<AppState>) -> Reply<ServerTime> {
     Reply::new(ServerTime {
         server_time: state.clock.now_ms(),
