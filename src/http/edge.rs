@@ -9,13 +9,14 @@
 //! costs us above a bare actix-web handler (docs/benchmarks.md). Here the request's future is
 //! one concrete type, polled in place.
 
-use super::context::{self, Ctx, RequestScope, SCOPE};
+use super::context::{self, RequestScope, SCOPE};
 use super::error::ApiError;
 use super::request_log::{self, RequestLog, Started};
 use super::security_headers;
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
-use actix_web::{HttpMessage, ResponseError};
+use actix_web::ResponseError;
+use actors::domain::channel::Channel;
 use std::future::{ready, Future, Ready};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -78,18 +79,16 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let started = Started::now(&req);
         let headers = req.headers();
-        let scope = RequestScope {
+        let mut scope = RequestScope {
             lang: context::accept_language(headers),
             id: started.id,
+            channel: Channel::Web,
         };
         let facts = security_headers::Facts::of(req.request());
         let answer = if is_api(req.path()) {
             match context::channel(headers) {
                 Some(channel) => {
-                    req.extensions_mut().insert(Ctx {
-                        lang: scope.lang,
-                        channel,
-                    });
+                    scope.channel = channel;
                     None
                 }
                 // Refused before it reaches a handler, in the request's language.
