@@ -21,10 +21,26 @@ pub struct AuthUser {
 
 /// The token of `Authorization: Bearer <token>`, if the header holds one.
 pub fn bearer(req: &HttpRequest) -> Option<Token> {
-    let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| Token::from_client(token))
+    bearer_token(req.headers().get(AUTHORIZATION)?.as_bytes()).map(Token::from_client)
+}
+
+/// `<scheme> <token>`, the scheme `bearer` in any case, spaces around either ignored; None for
+/// anything else, or a value with a byte `HeaderValue::to_str` refuses. On the bytes, and the
+/// check one pass the compiler can vectorise: it runs on every logged-in request.
+fn bearer_token(value: &[u8]) -> Option<&str> {
+    let visible = value
+        .iter()
+        .fold(true, |ok, &b| ok & (b == b'\t' || (0x20..0x7f).contains(&b)));
+    if !visible {
+        return None;
+    }
+    let value = value.trim_ascii();
+    let space = value.iter().position(|&b| b == b' ')?;
+    let (scheme, token) = (&value[..space], value[space + 1..].trim_ascii());
+    if !scheme.eq_ignore_ascii_case(b"bearer") || token.is_empty() {
+        return None;
+    }
+    std::str::from_utf8(token).ok()
 }
 
 impl FromRequest for AuthUser {
@@ -47,5 +63,67 @@ impl FromRequest for AuthUser {
                 Err(SessionError::Store(e)) => Err(e.into()),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_token;
+    use actix_web::http::header::HeaderValue;
+    use rand::{Rng, SeedableRng};
+
+    /// What the header parser was before it worked on bytes: the oracle.
+    fn by_str(value: &[u8]) -> Option<String> {
+        let value = HeaderValue::from_bytes(value).ok()?;
+        let value = value.to_str().ok()?;
+        let (scheme, token) = value.trim().split_once(' ')?;
+        let token = token.trim();
+        (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| token.to_string())
+    }
+
+    #[test]
+    fn examples() {
+        for (value, token) in [
+            ("Bearer abc", Some("abc")),
+            ("bearer abc", Some("abc")),
+            ("BEARER   abc  ", Some("abc")),
+            ("  Bearer\tabc", None),
+            ("Bearer a b", Some("a b")),
+            ("Bearer ", None),
+            ("Bearer", None),
+            ("Basic abc", None),
+            ("Bearerabc", None),
+            ("", None),
+        ] {
+            assert_eq!(bearer_token(value.as_bytes()), token, "{value:?}");
+        }
+        assert_eq!(bearer_token("Bearer 令牌".as_bytes()), None);
+    }
+
+    /// Random header values from a small alphabet that has every case the parser tells apart,
+    /// against the string-based parser it replaced.
+    #[test]
+    fn agrees_with_the_string_parser_on_random_values() {
+        const PIECES: [&[u8]; 12] = [
+            b"Bearer", b"bearer", b"BeArEr", b"Basic", b" ", b"  ", b"\t", b"abc", b"x",
+            b"\x7f", b"\xe4\xbb\xa4", b"\x01",
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+        for _ in 0..20_000 {
+            let mut value = Vec::new();
+            for _ in 0..rng.gen_range(0..6) {
+                value.extend_from_slice(PIECES[rng.gen_range(0..PIECES.len())]);
+            }
+            // A value a client cannot send (a control byte actix refuses) is not asked about.
+            if HeaderValue::from_bytes(&value).is_err() {
+                continue;
+            }
+            assert_eq!(
+                bearer_token(&value).map(str::to_string),
+                by_str(&value),
+                "{:?}",
+                String::from_utf8_lossy(&value)
+            );
+        }
     }
 }
