@@ -21,7 +21,9 @@ use actors::db::payments::PaymentRow;
 use actors::domain::lang::Lang;
 use actors::domain::store_board::Board;
 use async_trait::async_trait;
-use std::collections::HashMap;
+// foldhash: randomly seeded like std's SipHash, and several times faster on these per-request
+// lookups (docs/benchmarks.md).
+use foldhash::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 use tokio::sync::broadcast::{self, error::RecvError};

@@ -59,7 +59,9 @@ use actix::{Actor, Addr, ArbiterHandle};
 use cell::BoardCell;
 use presence::{PresenceStatus, TabletPresence};
 use queue::QueueEntry;
-use std::collections::HashMap;
+// foldhash: randomly seeded like std's SipHash, and several times faster on these per-request
+// lookups (docs/benchmarks.md).
+use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast::{error::RecvError, Receiver};
