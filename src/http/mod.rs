@@ -61,154 +61,154 @@ pub fn routes(
     mounts: impl FnOnce(&mut web::ServiceConfig),
 ) {
     cfg.service(
-            web::scope("/api/v1")
-                // actix-web tries the routes of a scope in order, and every pattern with a
-                // `{…}` it passes costs a regular expression (about a microsecond). The most
-                // read resources are scopes of their own, tried first: a request for one of
-                // them passes only its neighbours (docs/benchmarks.md). Their handlers name
-                // their full path for the OpenAPI document.
-                .service(read("/system/time", system::time))
-                .service(
-                    web::scope("/stores")
-                        // Literal store paths before /stores/{storeCode}; the store card
-                        // before the menu: the card is the cheaper answer, so one pattern
-                        // more weighs less on the menu (26 KB) than on it.
-                        .service(stores::default_store)
-                        .service(stores::by_point)
-                        .service(stores::nearby)
-                        .service(stores::search)
-                        .service(read("/{storeCode}", stores::by_code))
-                        .service(read("/{storeCode}/menu", menu::store_menu))
-                        .default_service(web::to(no_such_endpoint)),
-                )
-                .service(
-                    web::scope("/products")
-                        // Literal product paths before /products/{productCode}.
-                        .service(menu::search)
-                        .service(menu::hot_words)
-                        .service(read("/{productCode}", menu::product))
-                        .default_service(web::to(no_such_endpoint)),
-                )
-                .service(
-                    web::scope("/orders")
-                        // The order page's read first: no GET literal it could shadow has one
-                        // segment (GET /orders/reservation and /orders/scan are not served,
-                        // and would reach it anyway).
-                        .service(read("/{orderNo}", order_detail::detail))
-                        .service(orders::reservation)
-                        .service(orders::slots)
-                        .service(orders::scan)
-                        .service(checkout::submit)
-                        .service(orders::list)
-                        .service(orders::reorder)
-                        .service(order_detail::cancel)
-                        .service(order_detail::refund_again)
-                        .service(order_detail::comment)
-                        .default_service(web::to(no_such_endpoint)),
-                )
-                .service(system::page_switch)
-                .service(system::protocol)
-                .service(cities::city_list)
-                .service(cities::districts)
-                .service(geo::ip)
-                .service(geo::regeo)
-                .service(geo::geocode)
-                .service(geo::places)
-                .service(geo::tips)
-                .service(auth::send_code)
-                .service(auth::register)
-                .service(auth::login)
-                .service(auth::login_sms)
-                .service(auth::logout)
-                .service(auth::reset_password)
-                .service(auth::change_password)
-                .service(me::get_me)
-                .service(me::patch_me)
-                .service(me::close_account)
-                .service(me::get_privacy)
-                .service(me::post_privacy)
-                .service(me::patch_marketing)
-                .service(me::post_recommendation)
-                .service(loyalty::members::agreement)
-                .service(loyalty::members::join)
-                .service(loyalty::members::me)
-                // Literal level paths before none: /members/levels/history is its own route.
-                .service(loyalty::members::levels)
-                .service(loyalty::members::history)
-                .service(loyalty::gifts::list)
-                .service(loyalty::gifts::claim)
-                .service(loyalty::points::ledger)
-                .service(loyalty::points::deduction_rule)
-                // Literal coupon paths before /coupons/{couponCode}/transfer.
-                .service(loyalty::coupons::list)
-                .service(loyalty::coupons::offers)
-                .service(loyalty::coupons::collect)
-                .service(loyalty::coupons::exchange)
-                .service(loyalty::coupons::transfer)
-                // Literal address paths before /addresses/{id}.
-                .service(addresses::smart_paste)
-                .service(addresses::list)
-                .service(addresses::create)
-                .service(addresses::detail)
-                .service(addresses::update)
-                .service(addresses::remove)
-                .service(addresses::set_default)
-                .service(cart::get_cart)
-                .service(cart::add_items)
-                .service(cart::edit_items)
-                .service(cart::delete_items)
-                .service(cart::clear_cart)
-                .service(cart_rules::choose_rule)
-                .service(cart_coupons::cart_coupons)
-                .service(cart_coupons::choose_coupons)
-                .service(cart_coupons::add_coupon_item)
-                .service(cart_coupons::remove_coupon_item)
-                .service(cart::clear_unavailable)
-                .service(cart::verify)
-                .service(tablet::login)
-                .service(tablet::logout)
-                .service(tablet::queue)
-                .service(tablet::accept)
-                .service(tablet::refuse)
-                .service(tablet::advance)
-                .service(tablet::undo)
-                .service(tablet_history::history)
-                .service(tablet_store::get_board)
-                .service(tablet_store::set_status)
-                .service(tablet_store::products)
-                .service(tablet_store::set_availability)
-                .service(tablet_store::ingredients)
-                .service(tablet_store::set_ingredient_availability)
-                .service(tablet_store::unattended)
-                .service(loyalty::chain::adjust)
-                .service(loyalty::chain::reconcile)
-                .service(loyalty::chain::refund_order)
-                .service(loyalty::chain::coupon_templates)
-                .service(loyalty::chain::issue_coupons)
-                // Literal payment paths before /payments/{paymentId}.
-                .service(payments::create)
-                .service(payments::in_progress)
-                .service(payments::notify)
-                .service(payments::status)
-                .service(dev::sms_outbox)
-                .service(orders::dev_table_link)
-                .default_service(web::to(no_such_endpoint)),
-        )
-        .configure(mounts)
-        .service(health::live)
-        .service(health::ready)
-        // After the API: its pattern is a regular expression, which every request tried before
-        // it would pay for.
-        .service(
-            SwaggerUi::new("/api-docs/{_:.*}")
-                .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
-        )
-        // The sandbox provider's own pages, outside the API (only while it is configured).
-        .service(sandbox::cashier_js)
-        .service(sandbox::cashier_css)
-        .service(sandbox::cashier)
-        .service(sandbox::pay)
-        .configure(|cfg| static_files::configure(cfg, static_dir));
+        web::scope("/api/v1")
+            // actix-web tries the routes of a scope in order, and every pattern with a
+            // `{…}` it passes costs a regular expression (about a microsecond). The most
+            // read resources are scopes of their own, tried first: a request for one of
+            // them passes only its neighbours (docs/benchmarks.md). Their handlers name
+            // their full path for the OpenAPI document.
+            .service(read("/system/time", system::time))
+            .service(
+                web::scope("/stores")
+                    // Literal store paths before /stores/{storeCode}; the store card
+                    // before the menu: the card is the cheaper answer, so one pattern
+                    // more weighs less on the menu (26 KB) than on it.
+                    .service(stores::default_store)
+                    .service(stores::by_point)
+                    .service(stores::nearby)
+                    .service(stores::search)
+                    .service(read("/{storeCode}", stores::by_code))
+                    .service(read("/{storeCode}/menu", menu::store_menu))
+                    .default_service(web::to(no_such_endpoint)),
+            )
+            .service(
+                web::scope("/products")
+                    // Literal product paths before /products/{productCode}.
+                    .service(menu::search)
+                    .service(menu::hot_words)
+                    .service(read("/{productCode}", menu::product))
+                    .default_service(web::to(no_such_endpoint)),
+            )
+            .service(
+                web::scope("/orders")
+                    // The order page's read first: no GET literal it could shadow has one
+                    // segment (GET /orders/reservation and /orders/scan are not served,
+                    // and would reach it anyway).
+                    .service(read("/{orderNo}", order_detail::detail))
+                    .service(orders::reservation)
+                    .service(orders::slots)
+                    .service(orders::scan)
+                    .service(checkout::submit)
+                    .service(orders::list)
+                    .service(orders::reorder)
+                    .service(order_detail::cancel)
+                    .service(order_detail::refund_again)
+                    .service(order_detail::comment)
+                    .default_service(web::to(no_such_endpoint)),
+            )
+            .service(system::page_switch)
+            .service(system::protocol)
+            .service(cities::city_list)
+            .service(cities::districts)
+            .service(geo::ip)
+            .service(geo::regeo)
+            .service(geo::geocode)
+            .service(geo::places)
+            .service(geo::tips)
+            .service(auth::send_code)
+            .service(auth::register)
+            .service(auth::login)
+            .service(auth::login_sms)
+            .service(auth::logout)
+            .service(auth::reset_password)
+            .service(auth::change_password)
+            .service(me::get_me)
+            .service(me::patch_me)
+            .service(me::close_account)
+            .service(me::get_privacy)
+            .service(me::post_privacy)
+            .service(me::patch_marketing)
+            .service(me::post_recommendation)
+            .service(loyalty::members::agreement)
+            .service(loyalty::members::join)
+            .service(loyalty::members::me)
+            // Literal level paths before none: /members/levels/history is its own route.
+            .service(loyalty::members::levels)
+            .service(loyalty::members::history)
+            .service(loyalty::gifts::list)
+            .service(loyalty::gifts::claim)
+            .service(loyalty::points::ledger)
+            .service(loyalty::points::deduction_rule)
+            // Literal coupon paths before /coupons/{couponCode}/transfer.
+            .service(loyalty::coupons::list)
+            .service(loyalty::coupons::offers)
+            .service(loyalty::coupons::collect)
+            .service(loyalty::coupons::exchange)
+            .service(loyalty::coupons::transfer)
+            // Literal address paths before /addresses/{id}.
+            .service(addresses::smart_paste)
+            .service(addresses::list)
+            .service(addresses::create)
+            .service(addresses::detail)
+            .service(addresses::update)
+            .service(addresses::remove)
+            .service(addresses::set_default)
+            .service(cart::get_cart)
+            .service(cart::add_items)
+            .service(cart::edit_items)
+            .service(cart::delete_items)
+            .service(cart::clear_cart)
+            .service(cart_rules::choose_rule)
+            .service(cart_coupons::cart_coupons)
+            .service(cart_coupons::choose_coupons)
+            .service(cart_coupons::add_coupon_item)
+            .service(cart_coupons::remove_coupon_item)
+            .service(cart::clear_unavailable)
+            .service(cart::verify)
+            .service(tablet::login)
+            .service(tablet::logout)
+            .service(tablet::queue)
+            .service(tablet::accept)
+            .service(tablet::refuse)
+            .service(tablet::advance)
+            .service(tablet::undo)
+            .service(tablet_history::history)
+            .service(tablet_store::get_board)
+            .service(tablet_store::set_status)
+            .service(tablet_store::products)
+            .service(tablet_store::set_availability)
+            .service(tablet_store::ingredients)
+            .service(tablet_store::set_ingredient_availability)
+            .service(tablet_store::unattended)
+            .service(loyalty::chain::adjust)
+            .service(loyalty::chain::reconcile)
+            .service(loyalty::chain::refund_order)
+            .service(loyalty::chain::coupon_templates)
+            .service(loyalty::chain::issue_coupons)
+            // Literal payment paths before /payments/{paymentId}.
+            .service(payments::create)
+            .service(payments::in_progress)
+            .service(payments::notify)
+            .service(payments::status)
+            .service(dev::sms_outbox)
+            .service(orders::dev_table_link)
+            .default_service(web::to(no_such_endpoint)),
+    )
+    .configure(mounts)
+    .service(health::live)
+    .service(health::ready)
+    // After the API: its pattern is a regular expression, which every request tried before
+    // it would pay for.
+    .service(
+        SwaggerUi::new("/api-docs/{_:.*}")
+            .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
+    )
+    // The sandbox provider's own pages, outside the API (only while it is configured).
+    .service(sandbox::cashier_js)
+    .service(sandbox::cashier_css)
+    .service(sandbox::cashier)
+    .service(sandbox::pay)
+    .configure(|cfg| static_files::configure(cfg, static_dir));
 }
 
 /// GET `path`, served by `handler`, for the most read resources: what `#[get(path)]` registers

@@ -143,7 +143,11 @@ mod tests {
                 && t.len() <= 32
                 && t.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-            assert_eq!(code("storeCode", &v).ok(), want.then(|| t.to_string()), "{v:?}");
+            assert_eq!(
+                code("storeCode", &v).ok(),
+                want.then(|| t.to_string()),
+                "{v:?}"
+            );
         }
     }
 

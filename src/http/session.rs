@@ -28,9 +28,9 @@ pub fn bearer(req: &HttpRequest) -> Option<Token> {
 /// anything else, or a value with a byte `HeaderValue::to_str` refuses. On the bytes, and the
 /// check one pass the compiler can vectorise: it runs on every logged-in request.
 fn bearer_token(value: &[u8]) -> Option<&str> {
-    let visible = value
-        .iter()
-        .fold(true, |ok, &b| ok & (b == b'\t' || (0x20..0x7f).contains(&b)));
+    let visible = value.iter().fold(true, |ok, &b| {
+        ok & (b == b'\t' || (0x20..0x7f).contains(&b))
+    });
     if !visible {
         return None;
     }
@@ -105,8 +105,18 @@ mod tests {
     #[test]
     fn agrees_with_the_string_parser_on_random_values() {
         const PIECES: [&[u8]; 12] = [
-            b"Bearer", b"bearer", b"BeArEr", b"Basic", b" ", b"  ", b"\t", b"abc", b"x",
-            b"\x7f", b"\xe4\xbb\xa4", b"\x01",
+            b"Bearer",
+            b"bearer",
+            b"BeArEr",
+            b"Basic",
+            b" ",
+            b"  ",
+            b"\t",
+            b"abc",
+            b"x",
+            b"\x7f",
+            b"\xe4\xbb\xa4",
+            b"\x01",
         ];
         let mut rng = rand::rngs::StdRng::seed_from_u64(21);
         for _ in 0..20_000 {
