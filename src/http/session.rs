@@ -11,6 +11,7 @@ use actors::accounts::secrets::Token;
 use actors::accounts::sessions::{Session, SessionError};
 use std::future::Future;
 use std::pin::Pin;
+use std::task::{Context, Poll};
 
 #[derive(Debug, Clone)]
 pub struct AuthUser {
@@ -45,15 +46,31 @@ fn bearer_token(value: &[u8]) -> Option<&str> {
 
 impl FromRequest for AuthUser {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<AuthUser, ApiError>>>>;
+    type Future = AuthFuture;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let token = bearer(req);
-        let state = req.app_data::<web::Data<AppState>>().cloned();
-        Box::pin(async move {
-            let token = token.ok_or(ApiError::LoginRequired)?;
-            let state = state.ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
-            let now = state.clock.now_ms();
+        let Some(state) = req.app_data::<web::Data<AppState>>() else {
+            let missing = ApiError::internal(anyhow::anyhow!("no app state"));
+            return AuthFuture::Ready(Some(Err(missing)));
+        };
+        let Some(token) = req
+            .headers()
+            .get(AUTHORIZATION)
+            .and_then(|value| bearer_token(value.as_bytes()))
+        else {
+            return AuthFuture::Ready(Some(Err(ApiError::LoginRequired)));
+        };
+        let now = state.clock.now_ms();
+        // Nearly every request: the session is in memory, and the answer is ready.
+        if let Some(session) = state.sessions().held(token, now) {
+            return AuthFuture::Ready(Some(Ok(AuthUser {
+                user_id: session.user_id,
+                session,
+            })));
+        }
+        let token = Token::from_client(token);
+        let state = state.clone();
+        AuthFuture::Asking(Box::pin(async move {
             match state.sessions().resolve(&token, now).await {
                 Ok(session) => Ok(AuthUser {
                     user_id: session.user_id,
@@ -62,7 +79,28 @@ impl FromRequest for AuthUser {
                 Err(SessionError::Expired) => Err(ApiError::SessionExpired),
                 Err(SessionError::Store(e)) => Err(e.into()),
             }
-        })
+        }))
+    }
+}
+
+/// The extractor's answer: ready when memory held the session, else the store's.
+pub enum AuthFuture {
+    Ready(Option<Result<AuthUser, ApiError>>),
+    Asking(Pin<Box<dyn Future<Output = Result<AuthUser, ApiError>>>>),
+}
+
+impl Future for AuthFuture {
+    type Output = Result<AuthUser, ApiError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            AuthFuture::Ready(answer) => Poll::Ready(
+                answer
+                    .take()
+                    .unwrap_or_else(|| Err(ApiError::internal(anyhow::anyhow!("polled twice")))),
+            ),
+            AuthFuture::Asking(asking) => asking.as_mut().poll(cx),
+        }
     }
 }
 

@@ -119,17 +119,8 @@ impl SessionStore for CachedSessions {
     }
 
     async fn resolve(&self, token: &Token, now: i64) -> Result<Session, SessionError> {
-        let held = self
-            .entries
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(token.expose())
-            .cloned();
-        if let Some(e) = held.filter(|e| now >= e.checked_at && now - e.checked_at < MAX_AGE_MS) {
-            return Ok(Session {
-                user_id: e.user_id,
-                token_hash: e.token_hash.to_string(),
-            });
+        if let Some(session) = self.held(token.expose(), now) {
+            return Ok(session);
         }
         let epoch = self.epoch.load(Ordering::SeqCst);
         let session = self.inner.resolve(token, now).await;
@@ -154,6 +145,15 @@ impl SessionStore for CachedSessions {
             }
         }
         session
+    }
+
+    fn held(&self, token: &str, now: i64) -> Option<Session> {
+        let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
+        let e = entries.get(token)?;
+        (now >= e.checked_at && now - e.checked_at < MAX_AGE_MS).then(|| Session {
+            user_id: e.user_id,
+            token_hash: e.token_hash.to_string(),
+        })
     }
 
     async fn revoke(&self, session: &Session) -> Result<(), StoreError> {
