@@ -239,6 +239,7 @@ awk -F'\t' -v unit="$UNIT" -v routes="$(cut -f1 "$WORK/routes.tsv" | tr '\n' ' '
     n = split(routes, r, " ")
     for (i = 1; i <= n; i++) {
       o = median(runs["ours/" r[i]]); b = median(runs["bare/" r[i]])
+      if (o == 0 || b == 0) { printf "%-8s not measured: needs ours and bare\n", r[i]; continue }
       oc = median(cpu["ours/" r[i]]); bc = median(cpu["bare/" r[i]])
       ratio = b > 0 ? 100 * o / b : 0; rc = bc > 0 ? 100 * oc / bc : 0
       rounds = ""; paired = ""
@@ -257,6 +258,7 @@ awk -F'\t' -v unit="$UNIT" -v routes="$(cut -f1 "$WORK/routes.tsv" | tr '\n' ' '
     n = split(log_routes, r, " ")
     for (i = 1; i <= n; i++) {
       off = median(runs["ours-off/" r[i]]); p = median(runs["ours/" r[i]]); js = median(runs["ours-json/" r[i]])
+      if (off == 0 || p == 0 || js == 0) { printf "%-8s not measured: needs ours, ours-json and ours-off\n", r[i]; continue }
       offc = median(cpu["ours-off/" r[i]]); pc = median(cpu["ours/" r[i]]); jc = median(cpu["ours-json/" r[i]])
       cp = off > 0 ? 100 * (1 - p / off) : 0; cj = off > 0 ? 100 * (1 - js / off) : 0
       cpc = offc > 0 ? 100 * (1 - pc / offc) : 0; cjc = offc > 0 ? 100 * (1 - jc / offc) : 0
