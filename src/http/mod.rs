@@ -215,8 +215,8 @@ pub fn routes(
 /// less its method guard's bookkeeping. actix-web's guard records each method it is asked
 /// about in the request's extensions, for an `Allow` header that a guard on the resource (the
 /// macro's) never leads to: a request of another method goes on to `no_such_endpoint` either
-/// way. A vector and two map operations, about 700 instructions on every request, a tenth of
-/// what the store card cost above a bare handler (docs/benchmarks.md).
+/// way. Two allocations and three map operations on every request (docs/benchmarks.md,
+/// seventh session).
 fn read<F, Args>(path: &str, handler: F) -> actix_web::Resource
 where
     F: actix_web::Handler<Args>,

@@ -22,7 +22,12 @@ pub struct AuthUser {
 
 /// The token of `Authorization: Bearer <token>`, if the header holds one.
 pub fn bearer(req: &HttpRequest) -> Option<Token> {
-    bearer_token(req.headers().get(AUTHORIZATION)?.as_bytes()).map(Token::from_client)
+    bearer_text(req).map(Token::from_client)
+}
+
+/// The same, borrowed from the request: no copy until one is needed.
+fn bearer_text(req: &HttpRequest) -> Option<&str> {
+    bearer_token(req.headers().get(AUTHORIZATION)?.as_bytes())
 }
 
 /// `<scheme> <token>`, the scheme `bearer` in any case, spaces around either ignored; None for
@@ -53,11 +58,7 @@ impl FromRequest for AuthUser {
             let missing = ApiError::internal(anyhow::anyhow!("no app state"));
             return AuthFuture::Ready(Some(Err(missing)));
         };
-        let Some(token) = req
-            .headers()
-            .get(AUTHORIZATION)
-            .and_then(|value| bearer_token(value.as_bytes()))
-        else {
+        let Some(token) = bearer_text(req) else {
             return AuthFuture::Ready(Some(Err(ApiError::LoginRequired)));
         };
         let now = state.clock.now_ms();
