@@ -3,7 +3,7 @@
 use crate::config::Settings;
 use crate::housekeeping::Housekeeping;
 use crate::http;
-use crate::http::client_ip::TrustedProxies;
+use crate::http::edge::client_ip::TrustedProxies;
 use crate::realtime::engineio::{self, EngineIo};
 use crate::realtime::socketio::SocketIo;
 use crate::state::{AppState, RepeatGuard};
@@ -118,8 +118,8 @@ impl Application {
         let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
         // Every order event published on this node makes the node (and, through Redis, the
         // others) forget what it keeps of that order's detail, before anyone hears of it.
-        let order_views = Arc::new(crate::http::order_views::OrderViews::default());
-        let bus = crate::http::order_views::ForgettingBus::wrap(
+        let order_views = Arc::new(crate::http::orders::views::OrderViews::default());
+        let bus = crate::http::orders::views::ForgettingBus::wrap(
             realtime.bus.clone(),
             order_views.clone(),
             peers_channel(&settings, "order-views").await?,
@@ -225,7 +225,7 @@ impl Application {
         );
         let _ = realtime
             .order_watch
-            .set(Arc::new(http::order_detail::WatchOrders(state.clone())));
+            .set(Arc::new(http::orders::detail::WatchOrders(state.clone())));
         let server = run(listener, state.clone(), realtime.engine, &settings)?;
         let metrics_port = match crate::metrics::serve_separately(&settings.metrics, state.clone())?
         {
@@ -363,8 +363,8 @@ fn run(
         })?,
     );
     let data = web::Data::new(state);
-    let request_log = std::sync::Arc::new(http::request_log::RequestLog {
-        access: http::access_log::AccessLog::new(&settings.log),
+    let request_log = std::sync::Arc::new(http::edge::request_log::RequestLog {
+        access: http::edge::access_log::AccessLog::new(&settings.log),
         metrics: settings.metrics.enabled,
     });
     let metrics = crate::metrics::Endpoint::main_port(&settings.metrics)?;
@@ -375,16 +375,16 @@ fn run(
     };
     let server = engineio::serve(listener, mounts, &options, move || {
         App::new()
-            .wrap(http::compress::Negotiated)
+            .wrap(http::edge::compress::Negotiated)
             // Outermost: every answer, errors and the app's files included, gets its request
             // id, access line, metrics and security headers; the time measured includes
             // compression. Language and channel are read here too.
             .wrap(http::edge::Edge::new(request_log.clone()))
             .app_data(data.clone())
             .app_data(trusted.clone())
-            .app_data(http::extractor_errors::json_config())
-            .app_data(http::extractor_errors::query_config())
-            .app_data(http::extractor_errors::path_config())
+            .app_data(http::edge::extractor_errors::json_config())
+            .app_data(http::edge::extractor_errors::query_config())
+            .app_data(http::edge::extractor_errors::path_config())
             .configure(|cfg| {
                 http::routes(cfg, &static_dir, |cfg| {
                     engineio::configure(cfg, crate::realtime::setup::PATH, engine.clone());

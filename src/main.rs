@@ -106,7 +106,7 @@ fn main() -> anyhow::Result<()> {
                 base_url,
             } => {
                 anyhow::ensure!(
-                    actors::domain::scan_order::valid_desk_no(&desk_no),
+                    actors::domain::ordering::scan_order::valid_desk_no(&desk_no),
                     "desk number: 1-16 letters, digits or '-'"
                 );
                 let db = open_database(&settings).await?;

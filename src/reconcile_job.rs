@@ -16,7 +16,7 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(5 * 60);
 
 /// The day the job should reconcile at `now_ms`, if its hour has come: yesterday, China time.
 pub fn due_day(now_ms: i64) -> Option<NaiveDate> {
-    let china = actors::domain::hours::china_time(now_ms);
+    let china = actors::domain::stores::hours::china_time(now_ms);
     (china.hour() >= AFTER_HOUR).then(|| reconcile::yesterday(now_ms))
 }
 

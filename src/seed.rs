@@ -3,12 +3,12 @@
 use actors::db::catalogue::CatalogueRepo;
 use actors::db::members::{AgreementRow, GiftOption, LevelRow, Privilege};
 use actors::db::Db;
-use actors::domain::store_rules;
+use actors::domain::stores::store_rules;
 use anyhow::Context;
 
 pub async fn run(db: &Db) -> anyhow::Result<()> {
-    let mut catalogue =
-        actors::domain::seed::demo_catalogue().context("the embedded demo catalogue is invalid")?;
+    let mut catalogue = actors::domain::catalogue::seed::demo_catalogue()
+        .context("the embedded demo catalogue is invalid")?;
     // Store data without a store code is rejected and logged, never loaded (spec §5).
     catalogue
         .stores
@@ -45,7 +45,7 @@ pub async fn run(db: &Db) -> anyhow::Result<()> {
 pub const DEMO_STAFF_CODE: &str = "manager";
 pub const DEMO_STAFF_PIN: &str = "246810";
 
-async fn seed_staff(db: &Db, stores: &[actors::domain::catalog::Store]) -> anyhow::Result<()> {
+async fn seed_staff(db: &Db, stores: &[actors::domain::catalogue::Store]) -> anyhow::Result<()> {
     let repo = actors::db::staff::StaffRepo::new(db.clone());
     let have = repo.stores_with_staff().await?;
     let missing: Vec<_> = stores
@@ -109,7 +109,7 @@ const COUPONS: &str = include_str!("../actors/seed/coupons.json");
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CouponSeed {
-    templates: Vec<actors::domain::coupon::CouponTemplate>,
+    templates: Vec<actors::domain::loyalty::coupon::CouponTemplate>,
     exchange_codes: Vec<ExchangeCodeSeed>,
 }
 
@@ -288,13 +288,13 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use actors::domain::coupon::CouponKind;
+    use actors::domain::loyalty::coupon::CouponKind;
     use std::collections::HashSet;
 
     #[test]
     fn coupon_seed_names_real_things_and_covers_the_contract() {
         let seed = coupon_seed().unwrap();
-        let demo = actors::domain::seed::demo_catalogue().unwrap();
+        let demo = actors::domain::catalogue::seed::demo_catalogue().unwrap();
         let products: HashSet<_> = demo.products.iter().map(|p| &p.product_code).collect();
         let categories: HashSet<_> = demo.categories.iter().map(|c| &c.category_code).collect();
         let promotions: HashSet<_> = demo.promotions.iter().map(|p| &p.rule_id).collect();

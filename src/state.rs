@@ -61,10 +61,10 @@ pub struct AppState {
     pub sandbox_payments: Option<Arc<SandboxPayments>>,
     /// Where the payment provider POSTs its notifies (scheme://host:port, no trailing '/').
     pub notify_base_url: String,
-    /// The store cards, menus and products last serialised (`http::reply_cache`).
-    pub replies: Arc<crate::http::reply_cache::ReplyCache>,
-    /// Orders' details kept in memory (`http::order_views`); the node's bus forgets them.
-    pub order_views: Arc<crate::http::order_views::OrderViews>,
+    /// The store cards, menus and products last serialised (`http::edge::reply_cache`).
+    pub replies: Arc<crate::http::edge::reply_cache::ReplyCache>,
+    /// Orders' details kept in memory (`http::orders::views`); the node's bus forgets them.
+    pub order_views: Arc<crate::http::orders::views::OrderViews>,
 }
 
 /// The account services are thin wrappers over the pool; built per request, they cost nothing.

@@ -54,7 +54,7 @@ pub fn init(settings: &LogSettings) -> Option<WorkerGuard> {
     };
     installed.ok().map(|()| {
         // The access line is formatted by hand and queued on the same writer.
-        crate::http::access_line::install(writer, settings.format);
+        crate::http::edge::access_line::install(writer, settings.format);
         guard
     })
 }
@@ -81,7 +81,7 @@ where
         mut writer: Writer<'_>,
         event: &tracing::Event<'_>,
     ) -> std::fmt::Result {
-        let id = crate::http::context::current_request_id();
+        let id = crate::http::edge::context::current_request_id();
         let Some(id) = id.filter(|_| !writer.has_ansi_escapes()) else {
             return self.inner.format_event(ctx, writer, event);
         };
@@ -110,9 +110,9 @@ mod tests {
         let id = "6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e";
         let cases = [
             (
-                "2026-11-25T14:48:17.216974Z  WARN pizza_order::http::auth: refused reason=x\n",
+                "2026-11-25T14:48:17.216974Z  WARN pizza_order::http::accounts::auth: refused reason=x\n",
                 false,
-                "2026-11-25T14:48:17.216974Z  WARN pizza_order::http::auth: refused reason=x request_id=6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e\n",
+                "2026-11-25T14:48:17.216974Z  WARN pizza_order::http::accounts::auth: refused reason=x request_id=6f1c1f0e-2a9b-4c1e-9d1e-0f4b5f1c2d3e\n",
             ),
             (
                 "{\"level\":\"WARN\",\"message\":\"refused\"}\n",

@@ -4,7 +4,7 @@
 
 use crate::db::catalogue::CatalogueRepo;
 use crate::db::DbError;
-use crate::domain::catalog::{Catalogue, Category, City, District, Product, Store};
+use crate::domain::catalogue::{Catalogue, Category, City, District, Product, Store};
 // foldhash: randomly seeded like std's SipHash, and several times faster on these per-request
 // lookups (docs/benchmarks.md).
 use foldhash::HashMap;

@@ -24,7 +24,7 @@ impl Clock {
 
     /// China time now.
     pub fn china_now(&self) -> chrono::DateTime<chrono::FixedOffset> {
-        crate::domain::hours::china_time(self.now_ms())
+        crate::domain::stores::hours::china_time(self.now_ms())
     }
 
     /// Moves a manual clock; a system clock cannot be moved and ignores it.

@@ -156,7 +156,8 @@ async fn watch(opts: &Rc<Options>, clients: &Rc<Vec<Rc<Client>>>) -> Result<Valu
                     let i = next.get();
                     next.set(i + 1);
                     let order = order_no(&opts.inbound.order_prefix, i % opts.inbound.watch_orders);
-                    let token = actors::domain::view_token::view_token(secret.as_bytes(), &order);
+                    let token =
+                        actors::domain::ordering::view_token::view_token(secret.as_bytes(), &order);
                     let sent = now_ms();
                     let arg = json!({"orderNo": order, "viewToken": token});
                     let ack = tokio::time::timeout(

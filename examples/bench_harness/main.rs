@@ -400,7 +400,7 @@ async fn fanout(
     let rooms_opts = opts.clone();
     let joins = Rc::new(move |i: usize| {
         let order = order_of(&rooms_opts, i);
-        let token = actors::domain::view_token::view_token(secret.as_bytes(), &order);
+        let token = actors::domain::ordering::view_token::view_token(secret.as_bytes(), &order);
         let join = vec![
             (
                 "order:watch".to_owned(),

@@ -1,51 +1,21 @@
 //! The HTTP edge. This file is the route map: the whole API at a glance.
 
-pub mod access_line;
-pub mod access_log;
+pub mod accounts;
 pub mod addresses;
-pub mod auth;
 pub mod cart;
-pub mod cart_coupons;
-pub mod cart_owner;
-pub mod cart_rules;
 pub mod checkout;
-pub mod cities;
-pub mod client_ip;
-pub mod compress;
-pub mod context;
-pub mod credentials;
 pub mod dev;
-pub mod dto;
 pub mod edge;
-pub mod envelope;
-pub mod error;
-pub mod extractor_errors;
 pub mod geo;
-pub mod health;
-pub mod idempotency;
 pub mod loyalty;
-pub mod me;
 pub mod menu;
 pub mod openapi;
-pub mod openapi_answers;
-pub mod openapi_shared;
-pub mod order_detail;
-pub mod order_views;
 pub mod orders;
-pub mod params;
 pub mod payments;
-pub mod reply_cache;
-pub mod request_log;
-pub mod sandbox;
-pub mod security_headers;
-pub mod session;
-pub mod staff_session;
 pub mod static_files;
 pub mod stores;
 pub mod system;
 pub mod tablet;
-pub mod tablet_history;
-pub mod tablet_store;
 
 use actix_web::web;
 use std::path::Path;
@@ -94,41 +64,41 @@ pub fn routes(
                     // The order page's read first: no GET literal it could shadow has one
                     // segment (GET /orders/reservation and /orders/scan are not served,
                     // and would reach it anyway).
-                    .service(read("/{orderNo}", order_detail::detail))
+                    .service(read("/{orderNo}", orders::detail::detail))
                     .service(orders::reservation)
                     .service(orders::slots)
                     .service(orders::scan)
                     .service(checkout::submit)
                     .service(orders::list)
                     .service(orders::reorder)
-                    .service(order_detail::cancel)
-                    .service(order_detail::refund_again)
-                    .service(order_detail::comment)
+                    .service(orders::detail::cancel)
+                    .service(orders::detail::refund_again)
+                    .service(orders::detail::comment)
                     .default_service(web::to(no_such_endpoint)),
             )
             .service(system::page_switch)
             .service(system::protocol)
-            .service(cities::city_list)
-            .service(cities::districts)
+            .service(geo::cities::city_list)
+            .service(geo::cities::districts)
             .service(geo::ip)
             .service(geo::regeo)
             .service(geo::geocode)
             .service(geo::places)
             .service(geo::tips)
-            .service(auth::send_code)
-            .service(auth::register)
-            .service(auth::login)
-            .service(auth::login_sms)
-            .service(auth::logout)
-            .service(auth::reset_password)
-            .service(auth::change_password)
-            .service(me::get_me)
-            .service(me::patch_me)
-            .service(me::close_account)
-            .service(me::get_privacy)
-            .service(me::post_privacy)
-            .service(me::patch_marketing)
-            .service(me::post_recommendation)
+            .service(accounts::auth::send_code)
+            .service(accounts::auth::register)
+            .service(accounts::auth::login)
+            .service(accounts::auth::login_sms)
+            .service(accounts::auth::logout)
+            .service(accounts::auth::reset_password)
+            .service(accounts::auth::change_password)
+            .service(accounts::me::get_me)
+            .service(accounts::me::patch_me)
+            .service(accounts::me::close_account)
+            .service(accounts::me::get_privacy)
+            .service(accounts::me::post_privacy)
+            .service(accounts::me::patch_marketing)
+            .service(accounts::me::post_recommendation)
             .service(loyalty::members::agreement)
             .service(loyalty::members::join)
             .service(loyalty::members::me)
@@ -158,11 +128,11 @@ pub fn routes(
             .service(cart::edit_items)
             .service(cart::delete_items)
             .service(cart::clear_cart)
-            .service(cart_rules::choose_rule)
-            .service(cart_coupons::cart_coupons)
-            .service(cart_coupons::choose_coupons)
-            .service(cart_coupons::add_coupon_item)
-            .service(cart_coupons::remove_coupon_item)
+            .service(cart::rules::choose_rule)
+            .service(cart::coupons::cart_coupons)
+            .service(cart::coupons::choose_coupons)
+            .service(cart::coupons::add_coupon_item)
+            .service(cart::coupons::remove_coupon_item)
             .service(cart::clear_unavailable)
             .service(cart::verify)
             .service(tablet::login)
@@ -172,14 +142,14 @@ pub fn routes(
             .service(tablet::refuse)
             .service(tablet::advance)
             .service(tablet::undo)
-            .service(tablet_history::history)
-            .service(tablet_store::get_board)
-            .service(tablet_store::set_status)
-            .service(tablet_store::products)
-            .service(tablet_store::set_availability)
-            .service(tablet_store::ingredients)
-            .service(tablet_store::set_ingredient_availability)
-            .service(tablet_store::unattended)
+            .service(tablet::history::history)
+            .service(tablet::store::get_board)
+            .service(tablet::store::set_status)
+            .service(tablet::store::products)
+            .service(tablet::store::set_availability)
+            .service(tablet::store::ingredients)
+            .service(tablet::store::set_ingredient_availability)
+            .service(tablet::store::unattended)
             .service(loyalty::chain::adjust)
             .service(loyalty::chain::reconcile)
             .service(loyalty::chain::refund_order)
@@ -195,8 +165,8 @@ pub fn routes(
             .default_service(web::to(no_such_endpoint)),
     )
     .configure(mounts)
-    .service(health::live)
-    .service(health::ready)
+    .service(system::health::live)
+    .service(system::health::ready)
     // After the API: its pattern is a regular expression, which every request tried before
     // it would pay for.
     .service(
@@ -204,10 +174,10 @@ pub fn routes(
             .external_url_unchecked("/api-docs/openapi.json", openapi::document()),
     )
     // The sandbox provider's own pages, outside the API (only while it is configured).
-    .service(sandbox::cashier_js)
-    .service(sandbox::cashier_css)
-    .service(sandbox::cashier)
-    .service(sandbox::pay)
+    .service(payments::sandbox::cashier_js)
+    .service(payments::sandbox::cashier_css)
+    .service(payments::sandbox::cashier)
+    .service(payments::sandbox::pay)
     .configure(|cfg| static_files::configure(cfg, static_dir));
 }
 
@@ -231,6 +201,9 @@ where
 }
 
 /// What the API answers for a path it does not have.
-async fn no_such_endpoint() -> Result<actix_web::HttpResponse, error::ApiError> {
-    Err(error::ApiError::not_found("接口不存在", "No such endpoint"))
+async fn no_such_endpoint() -> Result<actix_web::HttpResponse, edge::error::ApiError> {
+    Err(edge::error::ApiError::not_found(
+        "接口不存在",
+        "No such endpoint",
+    ))
 }

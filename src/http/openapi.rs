@@ -1,10 +1,10 @@
 //! The OpenAPI document of every endpoint, served at /api-docs/openapi.json with a browsable
 //! UI at /api-docs/.
 
-use super::openapi_shared;
+use super::edge::openapi_shared;
 use super::{
-    addresses, auth, cart, cart_coupons, cart_rules, checkout, cities, dev, geo, health, loyalty,
-    me, menu, order_detail, orders, payments, stores, system, tablet, tablet_history, tablet_store,
+    accounts, addresses, cart, checkout, dev, geo, loyalty, menu, orders, payments, stores, system,
+    tablet,
 };
 use utoipa::OpenApi;
 
@@ -19,27 +19,27 @@ use utoipa::OpenApi;
     paths(
         system::time, system::page_switch, system::protocol,
         stores::default_store, stores::by_point, stores::nearby, stores::search, stores::by_code,
-        cities::city_list, cities::districts,
+        geo::cities::city_list, geo::cities::districts,
         geo::ip, geo::regeo, geo::geocode, geo::places, geo::tips,
         menu::store_menu, menu::product, menu::search, menu::hot_words,
-        auth::send_code, auth::register, auth::login, auth::login_sms, auth::logout,
-        auth::reset_password, auth::change_password,
-        me::get_me, me::patch_me, me::close_account, me::get_privacy, me::post_privacy,
-        me::patch_marketing, me::post_recommendation,
+        accounts::auth::send_code, accounts::auth::register, accounts::auth::login, accounts::auth::login_sms, accounts::auth::logout,
+        accounts::auth::reset_password, accounts::auth::change_password,
+        accounts::me::get_me, accounts::me::patch_me, accounts::me::close_account, accounts::me::get_privacy, accounts::me::post_privacy,
+        accounts::me::patch_marketing, accounts::me::post_recommendation,
         addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
-        cart_rules::choose_rule, cart::clear_unavailable, cart::verify,
-        cart_coupons::cart_coupons, cart_coupons::choose_coupons, cart_coupons::add_coupon_item,
-        cart_coupons::remove_coupon_item,
-        orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, order_detail::detail,
-        order_detail::cancel, order_detail::refund_again, order_detail::comment,
+        cart::rules::choose_rule, cart::clear_unavailable, cart::verify,
+        cart::coupons::cart_coupons, cart::coupons::choose_coupons, cart::coupons::add_coupon_item,
+        cart::coupons::remove_coupon_item,
+        orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, orders::detail::detail,
+        orders::detail::cancel, orders::detail::refund_again, orders::detail::comment,
         orders::reorder,
         tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
-        tablet::advance, tablet::undo, tablet_history::history,
-        tablet_store::get_board, tablet_store::set_status, tablet_store::products,
-        tablet_store::set_availability, tablet_store::ingredients,
-        tablet_store::set_ingredient_availability, tablet_store::unattended,
+        tablet::advance, tablet::undo, tablet::history::history,
+        tablet::store::get_board, tablet::store::set_status, tablet::store::products,
+        tablet::store::set_availability, tablet::store::ingredients,
+        tablet::store::set_ingredient_availability, tablet::store::unattended,
         payments::create, payments::in_progress, payments::status, payments::notify,
         dev::sms_outbox, orders::dev_table_link,
         loyalty::members::agreement, loyalty::members::join, loyalty::members::me,
@@ -76,10 +76,10 @@ use utoipa::OpenApi;
 pub struct ApiDoc;
 
 #[derive(OpenApi)]
-#[openapi(paths(health::live, health::ready))]
+#[openapi(paths(system::health::live, system::health::ready))]
 pub struct HealthDoc;
 
-/// The served document: what the annotations say, completed by [`openapi_shared::complete`]
+/// The served document: what the annotations say, completed by [`edge::openapi_shared::complete`]
 /// (full paths, access rules, shared headers and error responses).
 pub fn document() -> serde_json::Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();

@@ -138,7 +138,7 @@ pub fn method_label(method: &Method) -> &'static str {
         .map_or("other", |(_, label)| label)
 }
 
-/// Counts a request and its time (`http::request_log` calls it for every request).
+/// Counts a request and its time (`http::edge::request_log` calls it for every request).
 ///
 /// The recorder finds a series by hashing its name and labels under a lock, and the labels
 /// are owned strings to build first: twice a request, for the counter and the histogram. Each

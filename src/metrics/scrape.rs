@@ -7,7 +7,7 @@
 
 use super::install;
 use crate::config::MetricsSettings;
-use crate::http::client_ip::{client_addr, TrustedProxies};
+use crate::http::edge::client_ip::{client_addr, TrustedProxies};
 use crate::state::AppState;
 use actix_web::dev::Server;
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};

@@ -2,7 +2,7 @@
 //! message in an in-memory outbox that the dev endpoint lists, so people and tests register
 //! the way a real client does. It logs that a message went out, never its text (the code).
 
-use actors::domain::phone::Phone;
+use actors::domain::accounts::phone::Phone;
 use actors::providers::sms::{SmsError, SmsProvider};
 use async_trait::async_trait;
 use serde::Serialize;

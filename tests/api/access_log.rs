@@ -82,7 +82,10 @@ fn targets_until(
             continue;
         };
         if value["message"] == "request" {
-            assert_eq!(value["target"], "pizza_order::http::request_log", "{line}");
+            assert_eq!(
+                value["target"], "pizza_order::http::edge::request_log",
+                "{line}"
+            );
             assert_eq!(value["status"], 200, "{line}");
             assert_eq!(value["http.route"], "/api/v1/system/time", "{line}");
             targets.push(value["http.target"].as_str().unwrap_or_default().to_owned());

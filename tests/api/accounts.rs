@@ -4,7 +4,7 @@
 use crate::helpers::{spawn_app, TestApp, PASSWORD};
 use actors::db::consents::ConsentRepo;
 use actors::db::users::UserRepo;
-use actors::domain::account::Decision;
+use actors::domain::accounts::Decision;
 use serde_json::{json, Value};
 
 const MINUTE: i64 = 60_000;

@@ -3,8 +3,8 @@
 //! one user can never touch another's addresses.
 
 use crate::helpers::{demo, spawn_app, TestApp};
-use actors::domain::catalog::LngLat;
-use actors::domain::store_rules::delivers_to;
+use actors::domain::catalogue::LngLat;
+use actors::domain::stores::store_rules::delivers_to;
 use serde_json::{json, Value};
 
 /// A point some demo store delivers to: a delivering store's own door.

@@ -6,10 +6,10 @@
 use crate::cart::{add, cart_call, Auth};
 use crate::helpers::{Answer, TestApp};
 use actors::db::coupons::{CouponRepo, IssueSource};
-use actors::domain::catalog::Bilingual;
-use actors::domain::coupon::{CouponKind, CouponTemplate, Validity};
+use actors::domain::catalogue::Bilingual;
+use actors::domain::loyalty::coupon::{CouponKind, CouponTemplate, Validity};
 use actors::domain::money::Fen;
-use actors::domain::promotion::Scope;
+use actors::domain::pricing::promotion::Scope;
 use reqwest::Method;
 use serde_json::{json, Value};
 

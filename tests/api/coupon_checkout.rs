@@ -8,7 +8,7 @@ use crate::cart_coupons::{cart, cash, codes, coupons, give, user_id, yuan};
 use crate::checkout::{home_address, reserve, submit, submit_body};
 use crate::helpers::TestApp;
 use actors::db::coupons::CouponRepo;
-use actors::domain::coupon::CouponStatus;
+use actors::domain::loyalty::coupon::CouponStatus;
 use actors::domain::money::Fen;
 use serde_json::{json, Value};
 
@@ -305,7 +305,7 @@ async fn the_points_cap_is_measured_after_coupons() {
 /// coupon) has the cola as a line of the tablet's card, and its breakdown names the coupon.
 #[tokio::test]
 async fn a_coupon_item_is_a_line_the_kitchen_makes() {
-    use actors::domain::coupon::{CouponKind, Validity};
+    use actors::domain::loyalty::coupon::{CouponKind, Validity};
     let app = crate::helpers::spawn_app().await;
     let token = app.register("13512360009").await;
     let uid = user_id(&app, &token).await;

@@ -9,9 +9,9 @@ use crate::helpers::{spawn_app, TestApp};
 use actors::coupons::CollectError;
 use actors::db::coupons::{give_back_in, CouponLockError, CouponRepo, IssueSource};
 use actors::db::users::UserRepo;
-use actors::domain::coupon::{CouponKind, CouponStatus, CouponTemplate, Validity};
+use actors::domain::accounts::phone::Phone;
+use actors::domain::loyalty::coupon::{CouponKind, CouponStatus, CouponTemplate, Validity};
 use actors::domain::money::Fen;
-use actors::domain::phone::Phone;
 use sqlx::Row;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 pub fn template(code: &str, total: Option<i64>, per_user: Option<i64>) -> CouponTemplate {
     CouponTemplate {
         template_code: code.into(),
-        name: actors::domain::catalog::Bilingual {
+        name: actors::domain::catalogue::Bilingual {
             cn: "测试券".into(),
             en: "Test coupon".into(),
         },

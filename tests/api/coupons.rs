@@ -9,7 +9,7 @@ use crate::coupon_races::{check_invariants, checkout};
 use crate::helpers::{spawn_app, TestApp};
 use crate::payments::ready_to_submit;
 use actors::db::coupons::IssueSource;
-use actors::domain::coupon::CouponStatus;
+use actors::domain::loyalty::coupon::CouponStatus;
 use serde_json::{json, Value};
 
 const OPS: &str = "test-ops-token";

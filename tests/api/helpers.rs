@@ -291,8 +291,8 @@ async fn answer(res: reqwest::Response) -> Answer {
 }
 
 /// The demo chain as seeded, to find the stores and products with special roles.
-pub fn demo() -> actors::domain::catalog::Catalogue {
-    actors::domain::seed::demo_catalogue().unwrap()
+pub fn demo() -> actors::domain::catalogue::Catalogue {
+    actors::domain::catalogue::seed::demo_catalogue().unwrap()
 }
 
 impl Drop for TestApp {

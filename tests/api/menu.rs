@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::helpers::{demo, spawn_app, MONDAY_NOON_MS};
-use actors::domain::catalog::{EffectiveRule, Product, Store};
+use actors::domain::catalogue::{EffectiveRule, Product, Store};
 use serde_json::Value;
 
 const HOUR: i64 = 3_600_000;

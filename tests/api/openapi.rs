@@ -10,13 +10,14 @@ use std::collections::BTreeSet;
 const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
 /// Every route the handlers declare, as (method, full path), read from the route attributes
-/// of src/http/*.rs; with whether its attribute block has a `#[utoipa::path]`.
+/// of src/http/**/*.rs; with whether its attribute block has a `#[utoipa::path]`.
 fn declared_routes() -> Vec<(String, String, bool, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http");
     let map = std::fs::read_to_string(dir.join("mod.rs")).unwrap();
     let mut routes = Vec::new();
-    // src/http and its folders (a folder per resource, e.g. loyalty/).
+    // src/http and its folders (edge/ and a folder per resource).
     let mut files = Vec::new();
+    let root = dir.clone();
     let mut dirs = vec![dir];
     while let Some(d) = dirs.pop() {
         for entry in std::fs::read_dir(&d).unwrap() {
@@ -37,7 +38,15 @@ fn declared_routes() -> Vec<(String, String, bool, String)> {
         let prefix = if file == "health.rs" { "" } else { "/api/v1" };
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        let stem = file.trim_end_matches(".rs");
+        // The module the route map names it by: stores/mod.rs is `stores`, orders/detail.rs
+        // is `orders::detail`.
+        let module = path
+            .strip_prefix(&root)
+            .unwrap()
+            .with_extension("")
+            .to_string_lossy()
+            .trim_end_matches("/mod")
+            .replace('/', "::");
         for (i, line) in lines.iter().enumerate() {
             let line = line.trim();
             // The most read resources are served by `read(path, handler)` in the route map,
@@ -51,10 +60,10 @@ fn declared_routes() -> Vec<(String, String, bool, String)> {
                     .unwrap();
                 let registered = map.lines().map(str::trim).find_map(|l| {
                     l.strip_prefix(".service(read(\"")
-                        .and_then(|r| r.strip_suffix(&format!("\", {stem}::{name}))")))
+                        .and_then(|r| r.strip_suffix(&format!("\", {module}::{name}))")))
                 });
                 let Some(route) = registered else {
-                    panic!("{file}: {name} documents GET {full} but the route map has no read(…, {stem}::{name})");
+                    panic!("{file}: {name} documents GET {full} but the route map has no read(…, {module}::{name})");
                 };
                 assert!(
                     full.ends_with(route),

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-//! An order's detail is read from memory (`http::order_views`): on the node where the order
+//! An order's detail is read from memory (`http::orders::views`): on the node where the order
 //! moves, the next read shows the move; on another node, once the bus delivers (with
 //! TEST_REDIS_URL), or once its memory is older than its max age (nodes without a shared bus).
 
@@ -7,7 +7,7 @@ use crate::helpers::spawn_app;
 use crate::payments::{
     create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
 };
-use pizza_order::http::order_views::MAX_AGE_MS;
+use pizza_order::http::orders::views::MAX_AGE_MS;
 use serde_json::json;
 use std::time::Duration;
 

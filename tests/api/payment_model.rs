@@ -18,7 +18,7 @@ mod world;
 use actors::db::orders::OrderRow;
 use actors::db::payments::PaymentRow;
 use actors::domain::money::Fen;
-use actors::domain::order_machine::{Actor as Mover, Command};
+use actors::domain::ordering::order_machine::{Actor as Mover, Command};
 use actors::providers::payment::NotifyStatus;
 use fake::Ledger;
 use invariants::{check, sig, Sig};

@@ -11,7 +11,7 @@ use crate::payments::{create_payment, pay_at_cashier, unpaid_order};
 use actors::clock::Clock;
 use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
-use actors::domain::order_machine::state as s;
+use actors::domain::ordering::order_machine::state as s;
 use actors::payments::{PaymentService, Restored, PAYMENT_LIFETIME_MS};
 use actors::providers::payment::{
     CloseOutcome, CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError,
@@ -357,8 +357,8 @@ async fn close_and_refund_go_through_the_session_and_end_its_timer() {
     orders
         .make_move(
             &rig.order_no,
-            actors::domain::order_machine::Actor::Customer,
-            actors::domain::order_machine::Command::CustomerCancel,
+            actors::domain::ordering::order_machine::Actor::Customer,
+            actors::domain::ordering::order_machine::Command::CustomerCancel,
             Fen::ZERO,
         )
         .await

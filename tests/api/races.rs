@@ -166,8 +166,8 @@ async fn two_nodes_writing_one_cart_lose_nothing() {
     use actors::carts::{CartKey, CartRegistry, Mutation};
     use actors::db::carts::CartRepo;
     use actors::db::orders::OrderRepo;
+    use actors::domain::cart::item::Selection;
     use actors::domain::cart::Cart;
-    use actors::domain::cart_item::Selection;
     use std::sync::Arc;
 
     let app = crate::helpers::spawn_app().await;

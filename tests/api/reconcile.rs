@@ -5,7 +5,7 @@
 use crate::helpers::{spawn_app, TestApp};
 use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
 use actors::domain::money::Fen;
-use actors::domain::order_machine::state as s;
+use actors::domain::ordering::order_machine::state as s;
 use actors::payments::reconcile::{runs::RunRepo, Finding};
 use actors::providers::payment::{CreatePayment, PayMethod, PaymentProvider};
 use chrono::NaiveDate;

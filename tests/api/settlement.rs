@@ -8,7 +8,7 @@ use crate::helpers::spawn_app;
 use crate::payments::{
     create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
 };
-use actors::domain::settlement::REFUND_RETRY_FIRST_MS;
+use actors::domain::payments::settlement::REFUND_RETRY_FIRST_MS;
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::helpers::{demo, spawn_app, spawn_app_at, MONDAY_NOON_MS};
-use actors::domain::catalog::{Store, StoreStatus};
+use actors::domain::catalogue::{Store, StoreStatus};
 use serde_json::Value;
 
 fn default_store() -> Store {

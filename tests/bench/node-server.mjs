@@ -31,7 +31,7 @@ const io = new Server(httpServer, { transports: ["websocket", "polling"], serveC
 const tableSecret = process.env.BENCH_TABLE_SECRET ?? "";
 const snapshot = process.env.BENCH_ORDER_SNAPSHOT ? JSON.parse(readFileSync(process.env.BENCH_ORDER_SNAPSHOT, "utf8")) : null;
 const codeLike = (s) => typeof s === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(s);
-// actors/src/domain/view_token.rs
+// actors/src/domain/ordering/view_token.rs
 const viewTokenOk = (orderNo, token) => {
   if (typeof token !== "string" || token.length !== 32) return false;
   const mac = createHmac("sha256", tableSecret).update("pizza-order/order-view/v1\n").update(orderNo).digest().subarray(0, 16);

@@ -6,7 +6,7 @@ use super::sessions::{SessionStore, StoreError};
 use crate::db::login_failures::LoginFailureRepo;
 use crate::db::sms_codes::SmsCodeRepo;
 use crate::db::Db;
-use crate::domain::account::{DAY_MS, LOGIN_FAILURE_WINDOW_MS};
+use crate::domain::accounts::{DAY_MS, LOGIN_FAILURE_WINDOW_MS};
 
 /// How many rows each table lost.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use super::secrets;
 use crate::db::login_failures::{FailureKey, LoginFailureRepo};
 use crate::db::DbError;
-use crate::domain::account::{
+use crate::domain::accounts::{
     login_retry_after, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES_PER_PHONE,
     LOGIN_MAX_FAILURES_PER_STORE,
 };

@@ -8,13 +8,13 @@
 use super::secrets;
 use crate::db::sms_codes::{NewCode, SmsCodeRepo};
 use crate::db::DbError;
-use crate::domain::account::{
+use crate::domain::accounts::phone::Phone;
+use crate::domain::accounts::profile::SmsCode;
+use crate::domain::accounts::{
     china_day_start, cooldown_left_ms, Scene, DAY_MS, HOUR_MS, SMS_CODE_TTL_MS, SMS_MAX_ATTEMPTS,
     SMS_PER_IP_PER_HOUR, SMS_PER_PHONE_PER_DAY,
 };
 use crate::domain::lang::Lang;
-use crate::domain::phone::Phone;
-use crate::domain::profile::SmsCode;
 use crate::providers::sms::{SmsError, SmsProvider};
 use std::sync::Arc;
 

@@ -24,7 +24,7 @@ pub enum Event {
         eta: Option<i64>,
         /// What every screen shows as the arrival (`domain::arrival`), when known.
         #[serde(default)]
-        arrival: Option<crate::domain::arrival::Arrival>,
+        arrival: Option<crate::domain::ordering::arrival::Arrival>,
         /// Increases by one per order; a gap tells the client to take a snapshot.
         seq: u64,
     },

@@ -13,9 +13,9 @@ use crate::db::coupons::{
 };
 use crate::db::users::UserRepo;
 use crate::db::{Db, DbError};
-use crate::domain::coupon::Coupon;
-use crate::domain::order_machine::state as s;
-use crate::domain::phone::Phone;
+use crate::domain::accounts::phone::Phone;
+use crate::domain::loyalty::coupon::Coupon;
+use crate::domain::ordering::order_machine::state as s;
 
 /// Exchange attempts allowed per user and per client address in [`EXCHANGE_WINDOW_MS`].
 pub const EXCHANGE_LIMIT: i64 = 10;

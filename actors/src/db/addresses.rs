@@ -2,7 +2,7 @@
 //! not found: it cannot be read, changed, deleted or made default.
 
 use super::{locks, Db, DbError};
-use crate::domain::address::NewAddress;
+use crate::domain::geo::address::NewAddress;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 use tracing::instrument;

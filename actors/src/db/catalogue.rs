@@ -2,8 +2,8 @@
 //! writes the seed. Each row holds its domain document; columns carry what is queried.
 
 use super::{now_ms, Db, DbError};
-use crate::domain::catalog::{Bilingual, Catalogue, Category, City, District, Product, Store};
-use crate::domain::promotion::Promotion;
+use crate::domain::catalogue::{Bilingual, Catalogue, Category, City, District, Product, Store};
+use crate::domain::pricing::promotion::Promotion;
 use sqlx::Row;
 use tracing::instrument;
 

@@ -2,7 +2,7 @@
 //! version it answered, so what a user agreed to and when can always be shown.
 
 use super::{Db, DbError};
-use crate::domain::account::Decision;
+use crate::domain::accounts::Decision;
 use sqlx::Row;
 use tracing::instrument;
 

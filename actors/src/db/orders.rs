@@ -390,7 +390,7 @@ impl OrderRepo {
         states: &[u8],
         since: i64,
     ) -> Result<Vec<(String, serde_json::Value)>, DbError> {
-        use crate::domain::order_machine::state as s;
+        use crate::domain::ordering::order_machine::state as s;
         // States are a handful of small integers: inlined as literals, never user text.
         let list: Vec<String> = states.iter().map(|v| v.to_string()).collect();
         let rows = sqlx::query(&format!(
@@ -419,7 +419,7 @@ impl OrderRepo {
     /// Per store: orders that reached it (paid, or cash on delivery) and wait for acceptance,
     /// how many, and since when the oldest has waited (its last change: the payment).
     pub async fn waiting_by_store(&self) -> Result<Vec<(String, u32, i64)>, DbError> {
-        use crate::domain::order_machine::state as s;
+        use crate::domain::ordering::order_machine::state as s;
         let rows = sqlx::query(&format!(
             "SELECT store_code, COUNT(*) AS n, MIN(updated_at) AS oldest FROM orders \
              WHERE state IN ({}, {}) GROUP BY store_code",

@@ -23,7 +23,7 @@ pub struct PaymentRow {
     pub instructions: Option<serde_json::Value>,
     pub fail_reason: Option<String>,
     pub refunded: Fen,
-    /// Why the money goes back ([`crate::domain::settlement::RefundReason`]), once it must.
+    /// Why the money goes back ([`crate::domain::payments::settlement::RefundReason`]), once it must.
     pub refund_reason: Option<String>,
     /// The provider's last failure while the refund is owed.
     pub refund_error: Option<String>,
@@ -188,8 +188,8 @@ impl PaymentRepo {
             "SELECT {COLUMNS} FROM payments WHERE state = 'paid' AND NOT EXISTS \
              (SELECT 1 FROM orders o WHERE o.order_no = payments.order_no \
               AND o.paid_by = payments.payment_id AND o.state NOT IN ({}, {}))",
-            crate::domain::order_machine::state::CANCELLED_BY_CUSTOMER,
-            crate::domain::order_machine::state::REFUSED_BY_STORE,
+            crate::domain::ordering::order_machine::state::CANCELLED_BY_CUSTOMER,
+            crate::domain::ordering::order_machine::state::REFUSED_BY_STORE,
         ))
         .fetch_all(self.db.pool())
         .await?;

@@ -2,8 +2,8 @@
 //! also the counters of the send limits, so every node sees the same counts.
 
 use super::{locks, Db, DbError};
-use crate::domain::account::Scene;
-use crate::domain::phone::Phone;
+use crate::domain::accounts::phone::Phone;
+use crate::domain::accounts::Scene;
 use sqlx::{Any, Row, Transaction};
 use tracing::instrument;
 

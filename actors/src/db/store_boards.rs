@@ -7,8 +7,8 @@
 //! board older than the one the database holds.
 
 use super::{Db, DbError};
-use crate::domain::catalog::StoreStatus;
-use crate::domain::store_board::{parse_status, status_name, Board, StoreLive};
+use crate::domain::catalogue::StoreStatus;
+use crate::domain::stores::store_board::{parse_status, status_name, Board, StoreLive};
 use sqlx::{Any, Row, Transaction};
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! phone, name, email, birthday and password nulled; its addresses and sessions are deleted.
 
 use super::{Db, DbError};
-use crate::domain::phone::Phone;
+use crate::domain::accounts::phone::Phone;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 use tracing::instrument;

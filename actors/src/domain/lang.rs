@@ -1,6 +1,6 @@
 //! The two product languages. Chinese is the default; English when the client prefers it.
 
-use super::catalog::Bilingual;
+use crate::domain::catalogue::Bilingual;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -16,7 +16,7 @@ use crate::domain::loyalty::{
     SPEND_WINDOW_MS,
 };
 use crate::domain::money::Fen;
-use crate::domain::order_machine::state as s;
+use crate::domain::ordering::order_machine::state as s;
 
 /// The settings of the programme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,7 +139,9 @@ impl Loyalty {
             .clone();
         Some(GiftGrant {
             kind,
-            cycle: crate::domain::hours::china_time(now).year().to_string(),
+            cycle: crate::domain::stores::hours::china_time(now)
+                .year()
+                .to_string(),
             options,
             expires_at: now + GIFT_CLAIM_MS,
         })

@@ -13,7 +13,7 @@ use crate::bus::Bus;
 use crate::clock::Clock;
 use crate::db::orders::OrderRepo;
 use crate::db::DbError;
-use crate::domain::order_machine::{Actor as Mover, Command, MoveError};
+use crate::domain::ordering::order_machine::{Actor as Mover, Command, MoveError};
 use crate::stores::LiveStores;
 use actix::{Actor, Addr, ArbiterHandle};
 use std::collections::HashMap;

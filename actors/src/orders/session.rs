@@ -6,7 +6,9 @@ use crate::bus::{Bus, Event};
 use crate::clock::Clock;
 use crate::db::orders::{OrderRepo, TransitionRow};
 use crate::domain::money::Fen;
-use crate::domain::order_machine::{apply, Actor as Mover, Command, OrderState, Transition};
+use crate::domain::ordering::order_machine::{
+    apply, Actor as Mover, Command, OrderState, Transition,
+};
 use crate::stores::LiveStores;
 use actix::prelude::*;
 use std::sync::Arc;

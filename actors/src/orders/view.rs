@@ -2,15 +2,17 @@
 //! `order:new` and `order:updated`), its steps and its ETA.
 
 use crate::db::orders::{OrderEvent, OrderRow};
-use crate::domain::arrival::{arrival, Arrival};
-use crate::domain::breakdown::{Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine};
-use crate::domain::catalog::{Bilingual, Store, DELIVERY};
-use crate::domain::kitchen::{from_line_doc, KitchenLine};
+use crate::domain::accounts::phone::Phone;
+use crate::domain::catalogue::{Bilingual, Store, DELIVERY};
 use crate::domain::lang::Lang;
 use crate::domain::money::{yuan, Fen};
-use crate::domain::order_machine::{eta, step_label, Promise, STEPS};
-use crate::domain::phone::Phone;
-use crate::domain::remark::CONTACTLESS_PREFIX;
+use crate::domain::ordering::arrival::{arrival, Arrival};
+use crate::domain::ordering::kitchen::{from_line_doc, KitchenLine};
+use crate::domain::ordering::order_machine::{eta, step_label, Promise, STEPS};
+use crate::domain::ordering::remark::CONTACTLESS_PREFIX;
+use crate::domain::pricing::breakdown::{
+    Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -274,7 +276,7 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
         Some(rest) => (true, rest),
         None => (false, full_remark.as_str()),
     };
-    let closing = crate::domain::order_machine::is_closed(row.state)
+    let closing = crate::domain::ordering::order_machine::is_closed(row.state)
         .then(|| history.last())
         .flatten();
     TabletOrder {
@@ -305,7 +307,9 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
         closed_at: closing.map(|e| e.at),
         // Only a refusal's note is a reason someone wrote; other closing notes name the move.
         close_note: closing
-            .filter(|_| row.state == crate::domain::order_machine::state::REFUSED_BY_STORE)
+            .filter(|_| {
+                row.state == crate::domain::ordering::order_machine::state::REFUSED_BY_STORE
+            })
             .and_then(|e| e.note.clone())
             .filter(|n| !n.is_empty()),
         tableware: doc.get("tableware").and_then(Value::as_u64).unwrap_or(0) as u32,

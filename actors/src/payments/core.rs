@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::db::orders::OrderRow;
 use crate::db::payments::{PaymentChange, PaymentRepo, PaymentRow};
 use crate::domain::money::Fen;
-use crate::domain::order_machine::{state as s, Actor as Mover, Command};
+use crate::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
 use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{
     CreatePayment, NotifyStatus, PayInstructions, PayMethod, PaymentProvider, ProviderPaymentStatus,

@@ -10,7 +10,7 @@ use super::session::{Close, Expire};
 use super::{PayFailure, PaymentService};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
-use crate::domain::order_machine::Command;
+use crate::domain::ordering::order_machine::Command;
 use crate::providers::payment::{
     CloseOutcome, PaymentError, ProviderPaymentStatus, TRADE_NOT_EXIST,
 };

@@ -335,7 +335,7 @@ impl Report {
 
 /// The day's bounds, epoch ms: China midnight to China midnight.
 pub fn day_window(day: NaiveDate) -> (i64, i64) {
-    let china = crate::domain::hours::china_offset();
+    let china = crate::domain::stores::hours::china_offset();
     let start = |d: NaiveDate| {
         china
             .from_local_datetime(&d.and_time(NaiveTime::MIN))
@@ -348,7 +348,7 @@ pub fn day_window(day: NaiveDate) -> (i64, i64) {
 
 /// The China calendar day before the one `now_ms` falls on (the default day to reconcile).
 pub fn yesterday(now_ms: i64) -> NaiveDate {
-    let today = crate::domain::hours::china_time(now_ms).date_naive();
+    let today = crate::domain::stores::hours::china_time(now_ms).date_naive();
     today.pred_opt().unwrap_or(today)
 }
 

@@ -15,7 +15,7 @@ use super::{PayFailure, PaymentService, Settled};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::money::Fen;
-use crate::domain::settlement::{refund_retry_due, verdict, RefundReason, Verdict};
+use crate::domain::payments::settlement::{refund_retry_due, verdict, RefundReason, Verdict};
 use crate::orders::OrderFailure;
 use crate::providers::payment::PaymentError;
 
@@ -138,7 +138,7 @@ impl PaymentCore {
         let kept = order.paid_by.as_deref() == Some(p.payment_id.as_str());
         if p.state == "paid"
             && kept
-            && order.state == crate::domain::order_machine::state::COMPLETED
+            && order.state == crate::domain::ordering::order_machine::state::COMPLETED
         {
             return self.start_refund(p, RefundReason::OrderRefunded).await;
         }

@@ -12,7 +12,7 @@
 //! All points are GCJ-02.
 
 use crate::cache::{system_now, Now, TtlCache};
-use crate::domain::catalog::LngLat;
+use crate::domain::catalogue::LngLat;
 use crate::domain::lang::Lang;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};

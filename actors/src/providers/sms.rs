@@ -3,7 +3,7 @@
 //!
 //! The text carries a login secret: implementations must never log it.
 
-use crate::domain::phone::Phone;
+use crate::domain::accounts::phone::Phone;
 use async_trait::async_trait;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,7 +1,7 @@
 //! Where a StoreActor lends its board to readers: an `Arc` swapped in whole, so a reader takes
 //! a consistent board with one atomic load and no turn in the actor's mailbox.
 
-use crate::domain::store_board::Board;
+use crate::domain::stores::store_board::Board;
 use arc_swap::ArcSwap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;

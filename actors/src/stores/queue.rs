@@ -10,7 +10,7 @@
 //! finds nothing to fetch.
 
 use crate::db::orders::{OrderEvent, OrderRow};
-use crate::domain::order_machine::state as s;
+use crate::domain::ordering::order_machine::state as s;
 use crate::orders::view::{tablet_order, TabletOrder};
 use std::collections::HashMap;
 

@@ -7,7 +7,7 @@ use super::tests::{deployment, until, Deployment};
 use super::*;
 use crate::db::orders::{insert_in, NewOrder, OrderRepo, TransitionRow};
 use crate::domain::money::Fen;
-use crate::domain::order_machine::{progress as p, state as s};
+use crate::domain::ordering::order_machine::{progress as p, state as s};
 
 async fn order(d: &Deployment, order_no: &str, store: &str, state: u8, created_at: i64) {
     let mut tx = d.db.pool().begin().await.unwrap();

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::bus::LocalBus;
-use crate::domain::catalog::virtual_store;
+use crate::domain::catalogue::virtual_store;
 use std::path::PathBuf;
 
 pub(super) struct Node {

@@ -1,5 +1,5 @@
 /**
- * The one arrival time (issue 22) as words: the server computes it (actors domain/arrival.rs) for
+ * The one arrival time (issue 22) as words: the server computes it (actors domain/ordering/arrival.rs) for
  * checkout, the status header, the order detail and the tablet; every screen only formats it
  * here, so they all say the same. A booked order shows its booked time and counts down only from
  * the server's `countdownFrom` (two hours before); a delivered one says when it was delivered.

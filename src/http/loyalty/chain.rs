@@ -2,23 +2,23 @@
 //! a completed order (its points reversed, its coupons given back), coupon templates and
 //! issuing coupons.
 
-use crate::http::dto::coupon::{ChainIssueDto, ChainIssueRequest, ChainTemplateDto};
-use crate::http::dto::loyalty::{
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{coupons as coupon_err, loyalty as err, ApiError, ApiResult};
+use crate::http::edge::params;
+use crate::http::loyalty::coupons::rule_text_for;
+use crate::http::loyalty::coupons_dto::{ChainIssueDto, ChainIssueRequest, ChainTemplateDto};
+use crate::http::loyalty::dto::{
     AdjustRequest, AdjustResultDto, ChainRefundDto, PointsMismatchDto, PointsReconcileDto,
 };
-use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{coupons as coupon_err, loyalty as err, ApiError, ApiResult};
-use crate::http::loyalty::coupons::rule_text_for;
-use crate::http::params;
-use crate::http::tablet_store::check_ops_token;
+use crate::http::tablet::store::check_ops_token;
 use crate::state::AppState;
 use actix_web::{get, post, web, HttpRequest};
 use actors::db::orders::OrderRepo;
 use actors::db::points::Applied;
 use actors::db::users::UserRepo;
+use actors::domain::accounts::phone::Phone;
 use actors::domain::lang::Lang;
-use actors::domain::order_machine::state as s;
-use actors::domain::phone::Phone;
+use actors::domain::ordering::order_machine::state as s;
 
 /// A customer-service adjustment of a member's points: + credits a new lot, − takes from what
 /// they have (never below zero). The same requestId twice adjusts once.

@@ -2,30 +2,30 @@
 //! transfer; and the coupon part of closing an order (`ensure_given_back`). None of it exists
 //! in channel 30 (the meal-voucher partner, spec ordering §6).
 
-use crate::http::client_ip::client_ip;
-use crate::http::context::Ctx;
-use crate::http::dto::coupon::{
+use crate::http::edge::client_ip::client_ip;
+use crate::http::edge::context::Ctx;
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{coupons as err, ApiError, ApiResult};
+use crate::http::edge::params;
+use crate::http::edge::session::AuthUser;
+use crate::http::loyalty::coupons_dto::{
     CouponDto, CouponPageDto, ExchangeRequest, OfferDto, TransferRequest, TransferResultDto,
 };
-use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{coupons as err, ApiError, ApiResult};
-use crate::http::params;
-use crate::http::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web, HttpRequest};
 use actors::catalogue::Snapshot;
 use actors::coupons::ExchangeError;
 use actors::db::coupons::ListFilter;
 use actors::db::orders::OrderRow;
-use actors::domain::catalog::Bilingual;
+use actors::domain::accounts::phone::Phone;
+use actors::domain::catalogue::Bilingual;
 use actors::domain::channel::Channel;
-use actors::domain::coupon::{
+use actors::domain::lang::Lang;
+use actors::domain::loyalty::coupon::{
     rule_text_named, scope_text, Coupon, CouponStatus, CouponTemplate, ScopeNames, Validity,
     NO_COUPON_CHANNEL,
 };
-use actors::domain::hours::china_time;
-use actors::domain::lang::Lang;
-use actors::domain::phone::Phone;
+use actors::domain::stores::hours::china_time;
 use serde::Deserialize;
 use utoipa::IntoParams;
 

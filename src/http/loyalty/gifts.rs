@@ -1,11 +1,11 @@
 //! Welcome and upgrade gifts (/members/gifts): granted with the join or the level change
 //! (once per user, level and cycle), claimed with one option, delivered through the outbox.
 
-use crate::http::context::Ctx;
-use crate::http::dto::loyalty::{ClaimRequest, GiftDto, GiftOptionDto};
-use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{loyalty as err, ApiResult};
-use crate::http::session::AuthUser;
+use crate::http::edge::context::Ctx;
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{loyalty as err, ApiResult};
+use crate::http::edge::session::AuthUser;
+use crate::http::loyalty::dto::{ClaimRequest, GiftDto, GiftOptionDto};
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::gifts::{Claim, GiftRow};

@@ -1,13 +1,13 @@
 //! Membership: the agreement, joining, the member detail, levels and level history.
 
-use crate::http::context::Ctx;
-use crate::http::dto::loyalty::{
+use crate::http::edge::context::Ctx;
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{loyalty as err, ApiResult};
+use crate::http::edge::session::AuthUser;
+use crate::http::loyalty::dto::{
     AgreementDto, JoinRequest, LevelChangeDto, LevelDto, MemberDto, NextLevelDto, PointsSummaryDto,
     PrivilegeDto,
 };
-use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{loyalty as err, ApiResult};
-use crate::http::session::AuthUser;
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::members::LevelRow;

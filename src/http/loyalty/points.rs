@@ -1,10 +1,10 @@
 //! The member's points: the ledger (points detail) and the deduction rule.
 
-use crate::http::dto::loyalty::{DeductionRuleDto, LedgerItemDto, LedgerPageDto};
-use crate::http::envelope::{Envelope, Reply};
-use crate::http::error::{loyalty as err, ApiResult};
-use crate::http::params;
-use crate::http::session::AuthUser;
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{loyalty as err, ApiResult};
+use crate::http::edge::params;
+use crate::http::edge::session::AuthUser;
+use crate::http::loyalty::dto::{DeductionRuleDto, LedgerItemDto, LedgerPageDto};
 use crate::state::AppState;
 use actix_web::{get, web};
 use actors::db::points::LedgerFilter;

@@ -10,7 +10,7 @@
 //! The v3 service answers in Chinese whatever the language asked; the IP lookup is IPv4 only,
 //! so private and IPv6 addresses are `NotFound` without a call (the fallback answers them).
 
-use actors::domain::catalog::LngLat;
+use actors::domain::catalogue::LngLat;
 use actors::domain::geo;
 use actors::domain::lang::Lang;
 use actors::providers::maps::{

@@ -15,7 +15,7 @@
 //!   address text contains ("上海市黄浦区人民大道200号" finds 黄浦区).
 
 use super::landmarks::{self, LANDMARKS};
-use actors::domain::catalog::{Bilingual, Catalogue, LngLat, VIRTUAL_STORE_CODE};
+use actors::domain::catalogue::{Bilingual, Catalogue, LngLat, VIRTUAL_STORE_CODE};
 use actors::domain::geo;
 use actors::domain::lang::Lang;
 use actors::providers::maps::{
@@ -588,7 +588,7 @@ impl MapsProvider for Gazetteer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use actors::domain::catalog::{virtual_store, City, District, Store};
+    use actors::domain::catalogue::{virtual_store, City, District, Store};
 
     fn city(code: &str, cn: &str, en: &str, lng: f64, lat: f64) -> City {
         City {
@@ -1109,7 +1109,7 @@ mod tests {
 
     #[tokio::test]
     async fn demo_catalogue_places_locate_in_their_own_city() {
-        let Ok(demo) = actors::domain::seed::demo_catalogue() else {
+        let Ok(demo) = actors::domain::catalogue::seed::demo_catalogue() else {
             panic!("the demo catalogue does not parse");
         };
         let g = Gazetteer::from_catalogue(&demo);

@@ -13,7 +13,7 @@ pub mod landmarks;
 pub use amap::{AmapClient, AmapConfig};
 pub use gazetteer::Gazetteer;
 
-use actors::domain::catalog::Catalogue;
+use actors::domain::catalogue::Catalogue;
 use actors::providers::maps::{CachedMaps, FallbackMaps, MapsProvider};
 use std::sync::Arc;
 
@@ -49,9 +49,9 @@ mod tests {
 
     fn catalogue() -> Catalogue {
         Catalogue {
-            cities: vec![actors::domain::catalog::City {
+            cities: vec![actors::domain::catalogue::City {
                 city_code: "310100".into(),
-                name: actors::domain::catalog::Bilingual {
+                name: actors::domain::catalogue::Bilingual {
                     cn: "上海市".into(),
                     en: "Shanghai".into(),
                 },
@@ -98,7 +98,7 @@ mod tests {
         assert!(matches!(&tips, Ok(t) if t.iter().any(|p| p.id == "sh-peoples-square")));
         let far = maps
             .reverse_geocode(
-                actors::domain::catalog::LngLat {
+                actors::domain::catalogue::LngLat {
                     lng: 100.0,
                     lat: 30.0,
                 },

@@ -34,7 +34,7 @@ pub use delivery::{SWEEP_EVERY, TAKE_OVER_AFTER_MS};
 use actors::clock::Clock;
 use actors::db::{Db, DbError};
 use actors::domain::money::Fen;
-use actors::domain::return_path::ReturnPath;
+use actors::domain::payments::return_path::ReturnPath;
 use actors::providers::payment::{
     encode_component, encode_form, param, parse_form, sign_params, verify_params, CloseOutcome,
     CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,

@@ -5,7 +5,7 @@ use super::world::{Seen, World};
 use super::{Attempt, Model};
 use actors::db::payments::PaymentRow;
 use actors::domain::money::Fen;
-use actors::domain::order_machine::state as s;
+use actors::domain::ordering::order_machine::state as s;
 use actors::providers::payment::{PaymentProvider, StatementKind};
 
 /// What a state is, for pruning: everything that decides what happens next, nothing else

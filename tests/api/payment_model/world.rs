@@ -9,7 +9,7 @@ use actors::clock::Clock;
 use actors::db::orders::OrderRow;
 use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
-use actors::domain::order_machine::{state as s, Actor as Mover, Command};
+use actors::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
 use actors::orders::OrderFailure;
 use actors::payments::PaymentService;
 use actors::providers::payment::{PayMethod, PaymentProvider};

@@ -3,7 +3,7 @@
 use super::{Session, SessionError, SessionStore, StoreError};
 use crate::accounts::secrets::Token;
 use crate::db::sessions::SessionRepo;
-use crate::domain::account::{slid_expiry, SESSION_TTL_MS};
+use crate::domain::accounts::{slid_expiry, SESSION_TTL_MS};
 
 #[derive(Clone, Debug)]
 pub struct DbSessionStore {

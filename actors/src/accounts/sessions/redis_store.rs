@@ -6,7 +6,7 @@
 
 use super::{Session, SessionError, SessionStore, StoreError};
 use crate::accounts::secrets::Token;
-use crate::domain::account::{slid_expiry, SESSION_TTL_MS};
+use crate::domain::accounts::{slid_expiry, SESSION_TTL_MS};
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 

@@ -6,7 +6,7 @@ use super::{coupon, event, CouponRepo, COUPON_COLUMNS};
 use crate::db::locks;
 use crate::db::points::Tx;
 use crate::db::DbError;
-use crate::domain::coupon::{Coupon, CouponStatus, CouponTemplate};
+use crate::domain::loyalty::coupon::{Coupon, CouponStatus, CouponTemplate};
 use rand::Rng;
 use sqlx::Row;
 

@@ -18,7 +18,7 @@ pub use moves::{enqueue_return_in, give_back_in, DueReturn, ReturnOutcome, Trans
 
 use super::points::Tx;
 use super::{Db, DbError};
-use crate::domain::coupon::{Coupon, CouponStatus, CouponTemplate};
+use crate::domain::loyalty::coupon::{Coupon, CouponStatus, CouponTemplate};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 

@@ -7,8 +7,8 @@ use super::issue::new_coupon_code;
 use super::{coupon, event, move_in, CouponRepo, COUPON_COLUMNS};
 use crate::db::points::Tx;
 use crate::db::DbError;
-use crate::domain::coupon::{Coupon, CouponStatus};
-use crate::domain::order_machine::state as s;
+use crate::domain::loyalty::coupon::{Coupon, CouponStatus};
+use crate::domain::ordering::order_machine::state as s;
 use sqlx::Row;
 
 /// What giving back an order's coupons did.

@@ -4,7 +4,7 @@ import { invoiceBody, invoiceProblems, loadInvoice, saveInvoice, type InvoiceDra
 const CODE = '91310000MA1FL8XQ3K';
 const d = (over: Partial<InvoiceDraft>): InvoiceDraft => ({ kind: 'company', title: '某某公司', taxNo: CODE, email: 'a@b.cn', ...over });
 
-describe('the invoice rules (as actors domain/invoice.rs)', () => {
+describe('the invoice rules (as actors domain/ordering/invoice.rs)', () => {
   it.each([
     [d({}), {}],
     [d({ kind: 'personal', taxNo: '' }), {}],

@@ -1,5 +1,5 @@
 /**
- * The invoice form's rules, the same as the server's (actors domain/invoice.rs), so the customer
+ * The invoice form's rules, the same as the server's (actors domain/ordering/invoice.rs), so the customer
  * sees what is wrong while typing; and the last invoice used, remembered per user.
  */
 import { storage } from '@/lib/storage';

@@ -7,7 +7,7 @@ import { uuid } from '@/lib/uuid';
 import type { Address, Cart, OrderSubmit } from '@/lib/api/types';
 import type { PaymentType } from '@/lib/orders';
 
-/** The server accepts up to 100 characters (actors domain/remark.rs). */
+/** The server accepts up to 100 characters (actors domain/ordering/remark.rs). */
 export const REMARK_MAX = 100;
 export const TABLEWARE_MAX = 10;
 

@@ -25,7 +25,7 @@ describe('maxDeduction: the rule of GET /points/deduction-rule on a table of amo
     expect(maxDeduction(RULE, available, orderFen)).toEqual({ usablePoints: points, amountFen: fen });
   });
 
-  it("agrees with the server's own table (actors domain/loyalty.rs deduction_cap_table)", () => {
+  it("agrees with the server's own table (actors domain/loyalty/mod.rs deduction_cap_table)", () => {
     // (available, order fen, usable)
     const server: [number, number, number][] = [
       [10_000, 8_990, 4_495],

@@ -22,7 +22,7 @@ export function pointsToFen(rule: DeductionRule, points: number): Fen {
 
 /**
  * The most a member with `available` points may deduct from an order of `orderFen`, as the server
- * computes it (actors domain/loyalty.rs `DeductionRule::usable`): the cap is the rule's share of
+ * computes it (actors domain/loyalty/mod.rs `DeductionRule::usable`): the cap is the rule's share of
  * the order in whole fen, turned into points; never more than the member has; only points that buy
  * whole fen; none below `minPoints`. The server decides at submit; the guide's examples use this.
  */

@@ -14,7 +14,7 @@ export type KitchenExtra = Schemas['KitchenExtra'];
 export type KitchenComboPart = Schemas['KitchenComboPart'];
 /**
  * An order line as the kitchen reads it, always in the store's language (zh) whatever language
- * the customer ordered in (actors domain/kitchen.rs).
+ * the customer ordered in (actors domain/ordering/kitchen.rs).
  */
 export type KitchenLine = Schemas['KitchenLine'];
 /** The invoice asked for; the details are null until checkout records them. */

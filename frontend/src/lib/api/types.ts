@@ -70,7 +70,7 @@ export type OrderSubmitReply = Schemas['SubmitDto'];
 
 // Orders.
 export type OrderDetail = Schemas['OrderDetailDto'];
-/** When an order arrives or is ready, as the server computes it for every screen (actors domain/arrival.rs). */
+/** When an order arrives or is ready, as the server computes it for every screen (actors domain/ordering/arrival.rs). */
 export type Arrival = Schemas['Arrival'];
 export type OrderStep = Schemas['Step'];
 export type OrderHistoryEntry = Schemas['HistoryDto'];

@@ -10,7 +10,7 @@ export interface OrderProgressEvent {
   state: number | string;
   at: number | string;
   eta: number | string | null;
-  /** The arrival every screen shows (server domain/arrival.rs); absent from older servers. */
+  /** The arrival every screen shows (server domain/ordering/arrival.rs); absent from older servers. */
   arrival?: { kind: 'estimated' | 'booked' | 'ready' | 'delivered' | 'completed'; at: number; countdownFrom: number | null } | null;
   /** Increases by one per order; a gap means "ask for the snapshot". */
   seq: number;

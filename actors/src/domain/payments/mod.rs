@@ -1,0 +1,4 @@
+//! Paying for an order: which attempt keeps the money, and where the browser goes back to.
+
+pub mod return_path;
+pub mod settlement;

@@ -1,0 +1,726 @@
+//! The cart (spec §3, §4 cart, §7 cart calls; docs/cart-and-checkout.md). Every call answers
+//! the whole cart, priced by the server for its store, order type and time.
+
+pub mod coupons;
+pub mod coupons_dto;
+pub mod dto;
+pub mod owner;
+pub mod rules;
+
+use crate::http::cart::coupons::{held_coupons, Held};
+use crate::http::cart::dto::{CartContext, CartDto};
+use crate::http::cart::owner::{CartOwner, CART_TOKEN_HEADER};
+use crate::http::edge::context::Ctx;
+use crate::http::edge::envelope::{Envelope, Reply};
+use crate::http::edge::error::{ApiError, ApiResult, Msg};
+use crate::http::edge::params;
+use crate::state::AppState;
+use actix_web::{delete, get, patch, post, web};
+use actors::carts::{CartFailure, CartKey, Mutation};
+use actors::catalogue::Snapshot;
+use actors::db::carts::StoredCart;
+use actors::domain::cart::item::{normalize, Selection};
+use actors::domain::cart::{Cart, CartError, Edit};
+use actors::domain::catalogue::effective::{availability, Availability, RuleContext};
+use actors::domain::catalogue::{virtual_store, Store, GIFT_CATEGORY_NAME, VIRTUAL_STORE_CODE};
+use actors::domain::lang::Lang;
+use actors::domain::ordering::order_time::{check_taking, stored_or_reset, NotTaking};
+use actors::domain::pricing::cart_coupons::CouponInput;
+use actors::domain::pricing::cart_pricing::{price_cart, PricedCart, PricingInput};
+use actors::domain::stores::hours::china_time;
+use actors::domain::stores::store_board::StoreLive;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+/// The store a cart is priced for: its own, else the chain's default, else the virtual one.
+pub fn cart_store(snapshot: &Snapshot, cart: &Cart) -> Store {
+    cart.store_code
+        .as_deref()
+        .and_then(|c| snapshot.store(c))
+        .or_else(|| snapshot.default_store())
+        .cloned()
+        .unwrap_or_else(|| virtual_store(snapshot.catalogue.cities.first()))
+}
+
+/// The time a cart is priced at: its order time, or now + 15 minutes when it has none or it
+/// has passed (spec §5).
+pub fn cart_time(cart: &Cart, now: i64) -> i64 {
+    stored_or_reset(cart.order_time, now)
+}
+
+/// The cart's store as customers meet it now (the staff's status over the catalogue's) and
+/// its live state. Read once per request, so everything the request prices agrees.
+pub async fn cart_board(
+    state: &AppState,
+    snapshot: &Snapshot,
+    cart: &Cart,
+) -> ApiResult<(Store, StoreLive)> {
+    Ok(state
+        .stores
+        .effective_checked(&cart_store(snapshot, cart))
+        .await?)
+}
+
+/// Prices the stored cart for `board` (from [`cart_board`]) and hands both to `f` (the priced
+/// cart borrows them).
+pub fn priced_with<R>(
+    state: &AppState,
+    snapshot: &Snapshot,
+    cart: &Cart,
+    board: &(Store, StoreLive),
+    held: Option<&Held>,
+    f: impl FnOnce(&PricedCart, &Store) -> R,
+) -> R {
+    let (store, live) = board;
+    let at = cart_time(cart, state.clock.now_ms());
+    let coupons = held.map(|h| CouponInput {
+        held: &h.coupons,
+        channel: h.channel,
+        now: h.now,
+    });
+    let input = PricingInput {
+        store,
+        order_type: cart.order_type,
+        at,
+        sold_out: &live.sold_out,
+        product: &|c| snapshot.product(c),
+        category: &|c| snapshot.category(c),
+        promotions: &snapshot.catalogue.promotions,
+        coupons: coupons.as_ref(),
+    };
+    let priced = price_cart(cart, &input);
+    f(&priced, store)
+}
+
+/// The cart as the customer sees it, priced for `board`.
+pub fn render_with(
+    state: &AppState,
+    ctx: &Ctx,
+    snapshot: &Snapshot,
+    owner: &CartOwner,
+    stored: &StoredCart,
+    board: &(Store, StoreLive),
+    held: Option<&Held>,
+) -> CartDto {
+    let now = state.clock.now_ms();
+    priced_with(
+        state,
+        snapshot,
+        &stored.cart,
+        board,
+        held,
+        |priced, store| {
+            let mut cart = stored.cart.clone();
+            cart.order_time = Some(cart_time(&cart, now));
+            CartDto::new(
+                priced,
+                &CartContext {
+                    cart: &cart,
+                    version: stored.version,
+                    cart_token: owner.token(),
+                    snapshot,
+                    lang: ctx.lang,
+                    now,
+                },
+            )
+            .with_store(store, priced, ctx.lang, now)
+        },
+    )
+}
+
+/// The cart as the customer sees it, priced for its store now.
+pub async fn render(
+    state: &AppState,
+    ctx: &Ctx,
+    snapshot: &Snapshot,
+    owner: &CartOwner,
+    stored: &StoredCart,
+) -> ApiResult<CartDto> {
+    let board = cart_board(state, snapshot, &stored.cart).await?;
+    let held = held_coupons(state, ctx, owner).await?;
+    let mut dto = render_with(state, ctx, snapshot, owner, stored, &board, held.as_ref());
+    dto.points_deduction = points_deduction(state, owner, dto.order_amount).await?;
+    Ok(dto)
+}
+
+/// The cart's points line: a member's available points, how many this cart may use and what
+/// they save. None for visitors and non-members.
+pub async fn points_deduction(
+    state: &AppState,
+    owner: &CartOwner,
+    order_amount: actors::domain::money::Fen,
+) -> ApiResult<Option<crate::http::loyalty::dto::PointsDeductionDto>> {
+    let CartKey::User(user_id) = owner.key else {
+        return Ok(None);
+    };
+    if state.loyalty.members().member(user_id).await?.is_none() {
+        return Ok(None);
+    }
+    let available = state.loyalty.points().account(user_id).await?.available;
+    let rule = actors::domain::loyalty::DEDUCTION;
+    let usable = rule.usable(available, order_amount);
+    Ok(Some(crate::http::loyalty::dto::PointsDeductionDto {
+        available,
+        usable_points: usable,
+        amount: rule.amount(usable),
+    }))
+}
+
+pub fn reply(owner: &CartOwner, dto: CartDto) -> Reply<CartDto> {
+    let reply = Reply::new(dto);
+    match (owner.issued, owner.token()) {
+        (true, Some(token)) => reply.with_header(CART_TOKEN_HEADER, token),
+        _ => reply,
+    }
+}
+
+impl From<CartFailure> for ApiError {
+    fn from(e: CartFailure) -> ApiError {
+        match e {
+            CartFailure::Rejected(CartError::NoSuchLine) => {
+                ApiError::not_found("购物车中没有该商品", "That item is not in your cart")
+            }
+            CartFailure::Rejected(CartError::TooManyLines) => ApiError::bad_input(
+                "购物车商品种类已达上限",
+                "Your cart cannot hold more different items",
+            ),
+            CartFailure::Rejected(CartError::TooMany) => {
+                ApiError::bad_input("商品数量超出上限", "That is more than one order can hold")
+            }
+            CartFailure::Stale | CartFailure::Contended => ApiError::conflict(
+                "购物车已更新，请重试",
+                "Your cart changed meanwhile; please try again",
+            ),
+            CartFailure::Unavailable => {
+                ApiError::internal(anyhow::anyhow!("cart session unavailable"))
+            }
+            CartFailure::Db(e) => e.into(),
+            CartFailure::NotEnoughPoints { available } => {
+                crate::http::edge::error::loyalty::not_enough(available)
+            }
+            // Submit answers this with the fresh cart (checkout.rs); elsewhere it cannot occur.
+            CartFailure::CouponTaken(code) => ApiError::CouponTaken {
+                names: Msg::new(code.clone(), code),
+                cart: serde_json::Value::Null,
+            },
+        }
+    }
+}
+
+pub async fn update_and_render(
+    state: &AppState,
+    ctx: &Ctx,
+    owner: &CartOwner,
+    mutation: Mutation,
+) -> ApiResult<Reply<CartDto>> {
+    let stored = state.carts.update(&owner.key, mutation).await?;
+    let snapshot = state.catalogue.get().await;
+    Ok(reply(
+        owner,
+        render(state, ctx, &snapshot, owner, &stored).await?,
+    ))
+}
+
+/// A store that takes orders: real, known, not the virtual default; as its staff set it now
+/// (busy promises, closed with their notice).
+pub async fn orderable_store(
+    state: &AppState,
+    snapshot: &Snapshot,
+    code: &str,
+) -> ApiResult<Store> {
+    Ok(orderable_board(state, snapshot, code).await?.0)
+}
+
+/// [`orderable_store`] with its live state (the sold-out list).
+pub async fn orderable_board(
+    state: &AppState,
+    snapshot: &Snapshot,
+    code: &str,
+) -> ApiResult<(Store, StoreLive)> {
+    if code == VIRTUAL_STORE_CODE {
+        return Err(ApiError::bad_input(
+            "请先选择门店",
+            "Please choose a store first",
+        ));
+    }
+    let listed = snapshot
+        .store(code)
+        .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))?;
+    Ok(state.stores.effective_checked(listed).await?)
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(rename_all = "camelCase")]
+pub struct CartQuery {
+    /// menu or orderSubmit (spec shoppingCar GET).
+    #[allow(dead_code)]
+    page_name: Option<String>,
+    /// Moves the cart to this store; every item is checked again for it.
+    store_code: Option<String>,
+}
+
+/// The cart (shoppingCar GET).
+#[utoipa::path(tag = "cart", params(CartQuery),
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 401)))]
+#[get("/cart")]
+pub async fn get_cart(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    query: web::Query<CartQuery>,
+) -> ApiResult<Reply<CartDto>> {
+    let snapshot = state.catalogue.get().await;
+    if let Some(code) = params::optional_code("storeCode", query.store_code.as_deref())? {
+        let store = orderable_store(&state, &snapshot, &code).await?;
+        let current = state.carts.read(&owner.key).await?;
+        if current.cart.store_code.as_deref() != Some(store.store_code.as_str()) {
+            return update_and_render(&state, &ctx, &owner, move_to_store(store)).await;
+        }
+        return Ok(reply(
+            &owner,
+            render(&state, &ctx, &snapshot, &owner, &current).await?,
+        ));
+    }
+    let stored = state.carts.read(&owner.key).await?;
+    Ok(reply(
+        &owner,
+        render(&state, &ctx, &snapshot, &owner, &stored).await?,
+    ))
+}
+
+/// Moving a cart to another store keeps its items (they are checked again there) and its order
+/// type when the new store offers it, else its first service method.
+fn move_to_store(store: Store) -> Mutation {
+    Arc::new(move |cart: &mut Cart| {
+        if cart.store_code.as_deref() == Some(store.store_code.as_str()) {
+            return Ok(false);
+        }
+        cart.store_code = Some(store.store_code.clone());
+        if !store.service_methods.contains(&cart.order_type) {
+            if let Some(&first) = store.service_methods.first() {
+                cart.set_order_type(first);
+            }
+        }
+        if cart
+            .desk
+            .as_ref()
+            .is_some_and(|d| d.store_code != store.store_code)
+        {
+            cart.desk = None;
+        }
+        Ok(true)
+    })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SelectionIn {
+    #[serde(flatten)]
+    pub selection: Selection,
+    pub quantity: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddItem {
+    pub product_code: String,
+    #[serde(default)]
+    pub quantity: Option<u32>,
+    pub selection: Option<SelectionIn>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddBody {
+    store_code: Option<String>,
+    /// The order type the customer is shopping for (0 delivery, 1 pickup, 2 dine-in).
+    service_method: Option<u8>,
+    items: Vec<AddItem>,
+}
+
+/// Adds items (shoppingCar POST). The same product with the same choices adds to its line.
+#[utoipa::path(tag = "cart", request_body = AddBody,
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 404)))]
+#[post("/cart/items")]
+pub async fn add_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<AddBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let body = body.into_inner();
+    if body.items.is_empty() {
+        return Err(ApiError::bad_input("请选择商品", "Choose something to add"));
+    }
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let store_code = match params::optional_code("storeCode", body.store_code.as_deref())? {
+        Some(code) => code,
+        None => cart_store(&snapshot, &current.cart).store_code,
+    };
+    let store = orderable_store(&state, &snapshot, &store_code).await?;
+    let order_type = match body.service_method {
+        Some(t) if store.service_methods.contains(&t) => t,
+        Some(_) => {
+            return Err(ApiError::bad_input(
+                "该门店不支持此服务方式",
+                "This store does not offer that order type",
+            ))
+        }
+        None if store.service_methods.contains(&current.cart.order_type) => current.cart.order_type,
+        None => store.service_methods.first().copied().unwrap_or(0),
+    };
+    check_store_takes(&store, &current.cart, order_type, state.clock.now_ms())?;
+    let at = cart_time(&current.cart, state.clock.now_ms());
+    let sold_out = state.stores.live(&store.store_code).await?.sold_out;
+    let rules = RuleContext {
+        at: china_time(at),
+        store_code: &store.store_code,
+        store_group: &store.group_code,
+        order_type,
+    };
+    let mut lines = Vec::new();
+    for item in body.items {
+        lines.push(check_item(&snapshot, &rules, &sold_out, item)?);
+    }
+    let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// A store its staff closed (休息中) takes no items as if it were open (issue 22): an add is
+/// refused, saying why and what to do, unless the cart is booked at this store for a slot it
+/// takes (`order_time::check_taking`). Outside its hours a store still fills carts — the
+/// customer books the time at checkout, and submit refuses an order for now.
+pub fn check_store_takes(store: &Store, cart: &Cart, order_type: u8, now: i64) -> ApiResult<()> {
+    let why = match check_taking(store, order_type, None, now) {
+        Err(why @ NotTaking::Closed) => why,
+        _ => return Ok(()),
+    };
+    let booked_here = cart.is_book && cart.store_code.as_deref() == Some(store.store_code.as_str());
+    let booked_ok = booked_here
+        && cart
+            .order_time
+            .is_some_and(|at| check_taking(store, order_type, Some(at), now).is_ok());
+    if booked_ok {
+        return Ok(());
+    }
+    Err(ApiError::bad_input(
+        why.message(store, Lang::Zh),
+        why.message(store, Lang::En),
+    ))
+}
+
+/// A line ready for the cart: product code, normalized selection, quantity, minSale.
+pub type NewLine = (String, Selection, u32, u32);
+
+/// Whether an item can go into the cart here and now, and its normalized form.
+pub fn check_item(
+    snapshot: &Snapshot,
+    rules: &RuleContext,
+    sold_out: &[String],
+    item: AddItem,
+) -> ApiResult<NewLine> {
+    let code = params::code("productCode", &item.product_code)?;
+    let product = snapshot
+        .product(&code)
+        .filter(|p| p.is_show)
+        .filter(|p| {
+            snapshot
+                .category(&p.category_code)
+                .is_some_and(|c| c.name.cn != GIFT_CATEGORY_NAME)
+        })
+        .ok_or_else(|| ApiError::not_found("商品不存在", "No such product"))?;
+    match availability(product.effective_rule.as_ref(), rules) {
+        Availability::Available => {}
+        Availability::OffTime | Availability::NotStarted => {
+            return Err(ApiError::bad_input(
+                "该商品当前非售卖时间",
+                "That item is not on sale at this time",
+            ))
+        }
+        Availability::Expired | Availability::NotHere => {
+            return Err(ApiError::bad_input(
+                "该商品已失效",
+                "That item is not available here",
+            ))
+        }
+    }
+    let (selection, quantity) = match item.selection {
+        Some(s) => (s.selection, s.quantity.or(item.quantity)),
+        None => (Selection::default(), item.quantity),
+    };
+    let selection = normalize(product, &selection)
+        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
+    let components = actors::domain::cart::item::component_codes(product, &selection);
+    if sold_out.contains(&product.product_code) {
+        return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
+    }
+    if components.iter().any(|c| sold_out.contains(c)) {
+        return Err(ApiError::bad_input(
+            "所选的配料或口味已售罄，请重新选择",
+            "A topping or flavour you chose is sold out; please choose again",
+        ));
+    }
+    Ok((
+        product.product_code.clone(),
+        selection,
+        quantity.unwrap_or(1),
+        product.min_sale,
+    ))
+}
+
+/// Adds checked lines to the cart, moving it to `store_code` and `order_type`.
+pub fn add_lines(store_code: String, order_type: u8, lines: Vec<NewLine>, now: i64) -> Mutation {
+    Arc::new(move |cart: &mut Cart| {
+        if cart.store_code.as_deref() != Some(store_code.as_str()) {
+            cart.store_code = Some(store_code.clone());
+        }
+        cart.set_order_type(order_type);
+        for (code, selection, quantity, min_sale) in &lines {
+            cart.add(
+                code,
+                selection.clone(),
+                *quantity,
+                *min_sale,
+                new_line_id(),
+                now,
+            )?;
+        }
+        Ok(true)
+    })
+}
+
+fn new_line_id() -> String {
+    format!("l_{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+}
+
+/// Each line's product minimum, for edits.
+fn min_sales(snapshot: &Snapshot, cart: &Cart) -> HashMap<String, u32> {
+    cart.lines
+        .iter()
+        .map(|l| {
+            let min = snapshot
+                .product(&l.product_code)
+                .map_or(1, |p| p.min_sale.max(1));
+            (l.id.clone(), min)
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditItem {
+    id: String,
+    /// increase, decrease or quantity.
+    action: String,
+    quantity: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EditBody {
+    items: Vec<EditItem>,
+}
+
+/// Changes quantities (shoppingCarEdit): below the product's minimum removes the line.
+#[utoipa::path(tag = "cart", request_body = EditBody,
+    responses((status = 200, body = Envelope<CartDto>), (status = 400), (status = 404)))]
+#[patch("/cart/items")]
+pub async fn edit_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<EditBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let mut edits = Vec::new();
+    for item in body.into_inner().items {
+        let edit = match (item.action.as_str(), item.quantity) {
+            ("increase", _) => Edit::Increase,
+            ("decrease", _) => Edit::Decrease,
+            ("quantity", Some(q)) => Edit::Quantity(q),
+            _ => {
+                return Err(ApiError::bad_input(
+                    "操作无效",
+                    "action must be increase, decrease or quantity (with a quantity)",
+                ))
+            }
+        };
+        edits.push((item.id, edit));
+    }
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let mins = min_sales(&snapshot, &current.cart);
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        for (id, edit) in &edits {
+            cart.edit(id, *edit, mins.get(id).copied().unwrap_or(1))?;
+        }
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LineRef {
+    id: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeleteBody {
+    items: Vec<LineRef>,
+}
+
+/// Removes lines (shoppingCarDel).
+#[utoipa::path(tag = "cart", request_body = DeleteBody,
+    responses((status = 200, body = Envelope<CartDto>), (status = 404)))]
+#[delete("/cart/items")]
+pub async fn delete_items(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<DeleteBody>,
+) -> ApiResult<Reply<CartDto>> {
+    let ids: Vec<String> = body.into_inner().items.into_iter().map(|i| i.id).collect();
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        for id in &ids {
+            cart.remove(id)?;
+        }
+        Ok(true)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// Empties the cart (clearShoppingCars); store, order type and time stay.
+#[utoipa::path(tag = "cart", responses((status = 200, body = Envelope<CartDto>)))]
+#[delete("/cart")]
+pub async fn clear_cart(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+) -> ApiResult<Reply<CartDto>> {
+    let mutation: Mutation = Arc::new(|cart: &mut Cart| {
+        let changed = !cart.lines.is_empty();
+        cart.clear();
+        Ok(changed)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+/// Drops every disabled item: sold out, off time, expired (clearSaleOutItmes).
+#[utoipa::path(tag = "cart", responses((status = 200, body = Envelope<CartDto>)))]
+#[post("/cart/clear-unavailable")]
+pub async fn clear_unavailable(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+) -> ApiResult<Reply<CartDto>> {
+    let snapshot = state.catalogue.get().await;
+    let current = state.carts.read(&owner.key).await?;
+    let board = cart_board(&state, &snapshot, &current.cart).await?;
+    let held = held_coupons(&state, &ctx, &owner).await?;
+    // Disabled lines, and coupon items whose product cannot be had (sold out, off time, gone or
+    // the coupon no longer usable); a coupon item that only misses its threshold stays.
+    let (disabled, gone_items): (Vec<String>, Vec<String>) = priced_with(
+        &state,
+        &snapshot,
+        &current.cart,
+        &board,
+        held.as_ref(),
+        |priced, _| {
+            use actors::domain::pricing::cart_coupons::CouponItemStatus;
+            let lines = priced
+                .lines
+                .iter()
+                .filter(|l| l.status != actors::domain::pricing::cart_pricing::LineStatus::Valid)
+                .map(|l| l.line.id.clone())
+                .collect();
+            let items = priced
+                .coupon_items
+                .iter()
+                .filter(|i| {
+                    matches!(
+                        i.status,
+                        CouponItemStatus::SoldOut
+                            | CouponItemStatus::OffTime
+                            | CouponItemStatus::Expired
+                    )
+                })
+                .map(|i| i.coupon_code.clone())
+                .collect();
+            (lines, items)
+        },
+    );
+    let mutation: Mutation = Arc::new(move |cart: &mut Cart| {
+        let before = (cart.lines.len(), cart.coupon_items.len());
+        cart.lines.retain(|l| !disabled.contains(&l.id));
+        cart.coupon_items.retain(|c| !gone_items.contains(c));
+        Ok((cart.lines.len(), cart.coupon_items.len()) != before)
+    });
+    update_and_render(&state, &ctx, &owner, mutation).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyBody {
+    page_type: String,
+}
+
+#[derive(Debug, serde::Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyDto {
+    /// The page does not check the cart (only menu, search and orderSubmit do).
+    pub skipped: bool,
+    pub cart: Option<CartDto>,
+}
+
+/// Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
+/// On the submit page an empty cart, or one with only disabled items, is errCode -4.
+#[utoipa::path(tag = "cart", request_body = VerifyBody,
+    responses((status = 200, body = Envelope<VerifyDto>), (status = 400)))]
+#[post("/cart/verify")]
+pub async fn verify(
+    state: web::Data<AppState>,
+    ctx: Ctx,
+    owner: CartOwner,
+    body: web::Json<VerifyBody>,
+) -> ApiResult<Reply<VerifyDto>> {
+    let page = body.page_type.as_str();
+    if !matches!(page, "menu" | "search" | "orderSubmit") {
+        return Ok(Reply::new(VerifyDto {
+            skipped: true,
+            cart: None,
+        }));
+    }
+    let snapshot = state.catalogue.get().await;
+    let stored = state.carts.read(&owner.key).await?;
+    let dto = render(&state, &ctx, &snapshot, &owner, &stored).await?;
+    if page == "orderSubmit" {
+        check_submittable(&dto)?;
+    }
+    let reply = Reply::new(VerifyDto {
+        skipped: false,
+        cart: Some(dto),
+    });
+    Ok(match (owner.issued, owner.token()) {
+        (true, Some(token)) => reply.with_header(CART_TOKEN_HEADER, token),
+        _ => reply,
+    })
+}
+
+/// Spec §8 cart hints: empty cannot check out; no valid items.
+pub fn check_submittable(dto: &CartDto) -> ApiResult<()> {
+    let disabled = dto.sale_out_items_from_shopping_car.len()
+        + dto.time_out_items.len()
+        + dto.effect_out_items.len();
+    if dto.items.is_empty() && disabled == 0 {
+        return Err(ApiError::cart("购物车为空，无法结算", "Your cart is empty"));
+    }
+    if dto.items.is_empty() {
+        return Err(ApiError::cart(
+            "购物车中没有有效商品",
+            "Your cart has no valid items",
+        ));
+    }
+    Ok(())
+}
