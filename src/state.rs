@@ -80,6 +80,19 @@ impl AppState {
         }
     }
 
+    /// Submit's service over this node's carts, boards and ledgers.
+    pub fn checkout(&self) -> actors::checkout::CheckoutService {
+        actors::checkout::CheckoutService {
+            db: self.db.clone(),
+            catalogue: self.catalogue.clone(),
+            carts: self.carts.clone(),
+            stores: self.stores.clone(),
+            loyalty: self.loyalty.clone(),
+            orders: self.orders.clone(),
+            clock: self.clock.clone(),
+        }
+    }
+
     pub fn sms_codes(&self) -> SmsCodes {
         SmsCodes::new(SmsCodeRepo::new(self.db.clone()), self.sms.clone())
     }

@@ -4,6 +4,7 @@ pub mod bus;
 pub mod cache;
 pub mod carts;
 pub mod catalogue;
+pub mod checkout;
 pub mod clock;
 pub mod coupons;
 pub mod db;

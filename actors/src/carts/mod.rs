@@ -3,6 +3,7 @@
 //! change is written (with the version check that protects against another node) before
 //! `cart:updated` is published.
 
+pub mod pricing;
 mod session;
 
 pub use session::{CartSession, Checkout, CheckoutDone, IdempotentAnswer, Update};

@@ -14,53 +14,38 @@ use crate::http::edge::envelope::{Envelope, Reply};
 use crate::http::edge::error::{ApiError, ApiResult, Msg};
 use crate::state::AppState;
 use actix_web::{delete, get, post, web};
+use actors::carts::pricing::HeldCoupons;
 use actors::carts::{CartKey, Mutation};
 use actors::catalogue::Snapshot;
 use actors::db::carts::StoredCart;
-use actors::db::coupons::CouponRepo;
 use actors::domain::cart::Cart;
 use actors::domain::catalogue::Store;
 use actors::domain::channel::Channel;
 use actors::domain::lang::Lang;
-use actors::domain::loyalty::coupon::{Coupon, CouponTemplate};
 use actors::domain::pricing::cart_pricing::PricedCart;
 use actors::domain::stores::store_board::StoreLive;
 use serde::Deserialize;
 use std::sync::Arc;
 use utoipa::ToSchema;
 
-/// The customer's usable coupons, read once per request so every pricing of it agrees.
-pub struct Held {
-    pub coupons: Vec<(Coupon, CouponTemplate)>,
-    pub channel: u16,
-    pub now: i64,
-}
-
 /// None for visitors and in channel 30 (no coupons there at all).
 pub async fn held_coupons(
     state: &AppState,
     ctx: &Ctx,
     owner: &CartOwner,
-) -> ApiResult<Option<Held>> {
+) -> ApiResult<Option<HeldCoupons>> {
     let CartKey::User(user_id) = owner.key else {
         return Ok(None);
     };
     held_for(state, ctx.channel, user_id).await
 }
 
-pub async fn held_for(state: &AppState, channel: Channel, user_id: i64) -> ApiResult<Option<Held>> {
-    if channel == Channel::MealVoucherPartner {
-        return Ok(None);
-    }
-    let now = state.clock.now_ms();
-    let coupons = CouponRepo::new(state.db.clone())
-        .usable(user_id, now)
-        .await?;
-    Ok(Some(Held {
-        coupons,
-        channel: channel.id(),
-        now,
-    }))
+pub async fn held_for(
+    state: &AppState,
+    channel: Channel,
+    user_id: i64,
+) -> ApiResult<Option<HeldCoupons>> {
+    Ok(HeldCoupons::read(&state.db, channel, user_id, state.clock.now_ms()).await?)
 }
 
 fn not_in_channel() -> ApiError {
@@ -71,7 +56,7 @@ fn not_in_channel() -> ApiError {
 }
 
 /// The coupons of a signed-in customer outside channel 30, or the refusal.
-async fn held_or_refuse(state: &AppState, ctx: &Ctx, owner: &CartOwner) -> ApiResult<Held> {
+async fn held_or_refuse(state: &AppState, ctx: &Ctx, owner: &CartOwner) -> ApiResult<HeldCoupons> {
     if !matches!(owner.key, CartKey::User(_)) {
         return Err(ApiError::LoginRequired);
     }
@@ -155,7 +140,7 @@ async fn check_trial(
     owner: &CartOwner,
     current: &StoredCart,
     board: &(Store, StoreLive),
-    held: &Held,
+    held: &HeldCoupons,
     trial: &Cart,
     codes: &[String],
 ) -> ApiResult<()> {

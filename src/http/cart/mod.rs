@@ -7,7 +7,7 @@ pub mod dto;
 pub mod owner;
 pub mod rules;
 
-use crate::http::cart::coupons::{held_coupons, Held};
+use crate::http::cart::coupons::held_coupons;
 use crate::http::cart::dto::{CartContext, CartDto};
 use crate::http::cart::owner::{CartOwner, CART_TOKEN_HEADER};
 use crate::http::edge::context::Ctx;
@@ -16,39 +16,24 @@ use crate::http::edge::error::{ApiError, ApiResult, Msg};
 use crate::http::edge::params;
 use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web};
+use actors::carts::pricing::{self, cart_store, cart_time, HeldCoupons};
 use actors::carts::{CartFailure, CartKey, Mutation};
 use actors::catalogue::Snapshot;
 use actors::db::carts::StoredCart;
 use actors::domain::cart::item::{normalize, Selection};
 use actors::domain::cart::{Cart, CartError, Edit};
 use actors::domain::catalogue::effective::{availability, Availability, RuleContext};
-use actors::domain::catalogue::{virtual_store, Store, GIFT_CATEGORY_NAME, VIRTUAL_STORE_CODE};
+use actors::domain::catalogue::{Store, GIFT_CATEGORY_NAME};
 use actors::domain::lang::Lang;
-use actors::domain::ordering::order_time::{check_taking, stored_or_reset, NotTaking};
-use actors::domain::pricing::cart_coupons::CouponInput;
-use actors::domain::pricing::cart_pricing::{price_cart, PricedCart, PricingInput};
+use actors::domain::ordering::checkout;
+use actors::domain::ordering::order_time::{check_taking, NotTaking};
+use actors::domain::pricing::cart_pricing::PricedCart;
 use actors::domain::stores::hours::china_time;
 use actors::domain::stores::store_board::StoreLive;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
-
-/// The store a cart is priced for: its own, else the chain's default, else the virtual one.
-pub fn cart_store(snapshot: &Snapshot, cart: &Cart) -> Store {
-    cart.store_code
-        .as_deref()
-        .and_then(|c| snapshot.store(c))
-        .or_else(|| snapshot.default_store())
-        .cloned()
-        .unwrap_or_else(|| virtual_store(snapshot.catalogue.cities.first()))
-}
-
-/// The time a cart is priced at: its order time, or now + 15 minutes when it has none or it
-/// has passed (spec §5).
-pub fn cart_time(cart: &Cart, now: i64) -> i64 {
-    stored_or_reset(cart.order_time, now)
-}
 
 /// The cart's store as customers meet it now (the staff's status over the catalogue's) and
 /// its live state. Read once per request, so everything the request prices agrees.
@@ -63,35 +48,16 @@ pub async fn cart_board(
         .await?)
 }
 
-/// Prices the stored cart for `board` (from [`cart_board`]) and hands both to `f` (the priced
-/// cart borrows them).
+/// Prices the stored cart for `board` (from [`cart_board`]) now and hands both to `f`.
 pub fn priced_with<R>(
     state: &AppState,
     snapshot: &Snapshot,
     cart: &Cart,
     board: &(Store, StoreLive),
-    held: Option<&Held>,
+    held: Option<&HeldCoupons>,
     f: impl FnOnce(&PricedCart, &Store) -> R,
 ) -> R {
-    let (store, live) = board;
-    let at = cart_time(cart, state.clock.now_ms());
-    let coupons = held.map(|h| CouponInput {
-        held: &h.coupons,
-        channel: h.channel,
-        now: h.now,
-    });
-    let input = PricingInput {
-        store,
-        order_type: cart.order_type,
-        at,
-        sold_out: &live.sold_out,
-        product: &|c| snapshot.product(c),
-        category: &|c| snapshot.category(c),
-        promotions: &snapshot.catalogue.promotions,
-        coupons: coupons.as_ref(),
-    };
-    let priced = price_cart(cart, &input);
-    f(&priced, store)
+    pricing::priced_with(snapshot, cart, board, held, state.clock.now_ms(), f)
 }
 
 /// The cart as the customer sees it, priced for `board`.
@@ -102,7 +68,7 @@ pub fn render_with(
     owner: &CartOwner,
     stored: &StoredCart,
     board: &(Store, StoreLive),
-    held: Option<&Held>,
+    held: Option<&HeldCoupons>,
 ) -> CartDto {
     let now = state.clock.now_ms();
     priced_with(
@@ -239,16 +205,7 @@ pub async fn orderable_board(
     snapshot: &Snapshot,
     code: &str,
 ) -> ApiResult<(Store, StoreLive)> {
-    if code == VIRTUAL_STORE_CODE {
-        return Err(ApiError::bad_input(
-            "请先选择门店",
-            "Please choose a store first",
-        ));
-    }
-    let listed = snapshot
-        .store(code)
-        .ok_or_else(|| ApiError::not_found("门店不存在", "No such store"))?;
-    Ok(state.stores.effective_checked(listed).await?)
+    Ok(state.checkout().orderable_board(snapshot, code).await?)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -713,14 +670,6 @@ pub fn check_submittable(dto: &CartDto) -> ApiResult<()> {
     let disabled = dto.sale_out_items_from_shopping_car.len()
         + dto.time_out_items.len()
         + dto.effect_out_items.len();
-    if dto.items.is_empty() && disabled == 0 {
-        return Err(ApiError::cart("购物车为空，无法结算", "Your cart is empty"));
-    }
-    if dto.items.is_empty() {
-        return Err(ApiError::cart(
-            "购物车中没有有效商品",
-            "Your cart has no valid items",
-        ));
-    }
-    Ok(())
+    checkout::check_submittable(dto.items.len(), disabled)
+        .map_err(|r| actors::checkout::CheckoutError::Refused(r).into())
 }

@@ -341,6 +341,59 @@ impl From<actors::stores::BoardFailure> for ApiError {
     }
 }
 
+/// A refused submit: each refusal its errCode and words (the cart's contents -20, a changed
+/// price or coupon -6 with the cart as it is now, a sold-out line with its names).
+impl From<actors::checkout::CheckoutError> for ApiError {
+    fn from(err: actors::checkout::CheckoutError) -> Self {
+        use actors::checkout::{CheckoutError as E, PointsRefusal};
+        use actors::domain::loyalty::DeductionError;
+        let words = |m: &dyn Fn(Lang) -> String| (m(Lang::Zh), m(Lang::En));
+        match err {
+            E::Refused(r) if r.is_about_the_cart() => {
+                let (zh, en) = words(&|l| r.message(l));
+                ApiError::cart(zh, en)
+            }
+            E::Refused(r) => {
+                let (zh, en) = words(&|l| r.message(l));
+                ApiError::bad_input(zh, en)
+            }
+            E::Receiver(r) => {
+                let (zh, en) = words(&|l| r.message(l));
+                ApiError::bad_input(zh, en)
+            }
+            E::NotTaking { zh, en } => ApiError::bad_input(zh, en),
+            E::NoStoreChosen => ApiError::bad_input("请先选择门店", "Please choose a store first"),
+            E::NoSuchStore => ApiError::not_found("门店不存在", "No such store"),
+            E::NoSuchAddress => ApiError::not_found("地址不存在", "No such address"),
+            E::OutOfArea => ApiError::OutOfArea,
+            E::SoldOut { zh, en, cart } => ApiError::SoldOut {
+                names: Msg::new(zh, en),
+                cart,
+            },
+            E::AmountsChanged { cart } => ApiError::AmountsChanged(cart),
+            E::CouponTaken { code, .. } => ApiError::CouponTaken {
+                names: Msg::new(code.clone(), code),
+                cart: serde_json::Value::Null,
+            },
+            E::Points(PointsRefusal::NotMember) => loyalty::deduction_not_member(),
+            E::Points(PointsRefusal::Rule(rule)) => match rule {
+                DeductionError::Negative => loyalty::deduction_negative(),
+                DeductionError::BelowMinimum(min) => loyalty::deduction_below_minimum(min),
+                DeductionError::NotEnough(n) => loyalty::not_enough(n),
+                DeductionError::OverCap(usable) => loyalty::deduction_over_cap(usable),
+            },
+            E::Stale => ApiError::conflict(
+                "购物车已更新，请重试",
+                "Your cart changed meanwhile; please try again",
+            ),
+            E::Cart(e) => e.into(),
+            E::Board(e) => e.into(),
+            E::Db(e) => e.into(),
+            E::Inconsistent(what) => ApiError::internal(anyhow::anyhow!(what)),
+        }
+    }
+}
+
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
         if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {

@@ -2,6 +2,7 @@
 //! makes, its states and who may move it, its remark and invoice, table links and view tokens.
 
 pub mod arrival;
+pub mod checkout;
 pub mod invoice;
 pub mod kitchen;
 pub mod order_machine;
