@@ -25,10 +25,20 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && npm install --no-audit --no-fund
 	@touch $@
 
-build-frontend: $(FRONTEND)/node_modules/.package-lock.json
+# The built app, rebuilt only when its sources change: `make test` runs its stages as separate
+# make calls (tests/stages.sh), and the budget and browser stages share one build.
+FRONTEND_SOURCES := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
+	$(wildcard $(FRONTEND)/index.html $(FRONTEND)/vite.config.ts $(FRONTEND)/tsconfig*.json)
+$(FRONTEND)/dist/.built: $(FRONTEND)/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	cd $(FRONTEND) && npm run build
+	@touch $@
 
-test: lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
+build-frontend: $(FRONTEND)/dist/.built
+
+# Each stage a make call of its own, timed; the times are printed at the end (tests/stages.sh).
+TEST_STAGES := lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
+test:
+	bash tests/stages.sh $(TEST_STAGES)
 
 lint: $(FRONTEND)/node_modules/.package-lock.json check-api-types
 	$(CARGO) fmt --all -- --check

@@ -7,8 +7,9 @@ use crate::domain::catalogue::{Bilingual, Store, DELIVERY};
 use crate::domain::lang::Lang;
 use crate::domain::money::{yuan, Fen};
 use crate::domain::ordering::arrival::{arrival, Arrival};
+use crate::domain::ordering::eta::{eta, Promise};
 use crate::domain::ordering::kitchen::{from_line_doc, KitchenLine};
-use crate::domain::ordering::order_machine::{eta, step_label, Promise, STEPS};
+use crate::domain::ordering::order_machine::{step_label, STEPS};
 use crate::domain::ordering::remark::CONTACTLESS_PREFIX;
 use crate::domain::pricing::breakdown::{
     Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine,

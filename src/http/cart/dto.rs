@@ -10,7 +10,7 @@ use actors::domain::catalogue::{Ingredient, Product, Store, DELIVERY};
 use actors::domain::lang::Lang;
 use actors::domain::money::{yuan, Fen};
 use actors::domain::ordering::arrival::{cart_arrival, Arrival};
-use actors::domain::ordering::order_machine::Promise;
+use actors::domain::ordering::eta::Promise;
 use actors::domain::pricing::breakdown::BreakdownView;
 use actors::domain::pricing::cart_pricing::{LineStatus, PricedCart, PricedLine, RuleOption};
 use actors::domain::pricing::promotion_choice::LeftOut;

@@ -17,7 +17,8 @@
 //! stage is taken to end now), so a screen that reads it again sees the later time.
 
 use crate::domain::catalogue::DELIVERY;
-use crate::domain::ordering::order_machine::{eta, progress as p, Promise};
+use crate::domain::ordering::eta::{eta, Promise};
+use crate::domain::ordering::order_machine::progress as p;
 use serde::{Deserialize, Serialize};
 
 /// A booked order shows a countdown only from this long before its time.

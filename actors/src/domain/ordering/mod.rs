@@ -3,6 +3,7 @@
 
 pub mod arrival;
 pub mod checkout;
+pub mod eta;
 pub mod invoice;
 pub mod kitchen;
 pub mod order_machine;
