@@ -20,13 +20,15 @@ use actors::carts::pricing::{self, cart_store, cart_time, HeldCoupons};
 use actors::carts::{CartFailure, CartKey, Mutation};
 use actors::catalogue::Snapshot;
 use actors::db::carts::StoredCart;
-use actors::domain::cart::item::{normalize, Selection};
+use actors::domain::cart::adding::{
+    self, order_type_for_add, sold_by_itself, store_takes_items, AddRefusal,
+};
+use actors::domain::cart::item::Selection;
 use actors::domain::cart::{Cart, CartError, Edit};
-use actors::domain::catalogue::effective::{availability, Availability, RuleContext};
-use actors::domain::catalogue::{Store, GIFT_CATEGORY_NAME};
+use actors::domain::catalogue::effective::RuleContext;
+use actors::domain::catalogue::Store;
 use actors::domain::lang::Lang;
 use actors::domain::ordering::checkout;
-use actors::domain::ordering::order_time::{check_taking, NotTaking};
 use actors::domain::pricing::cart_pricing::PricedCart;
 use actors::domain::stores::hours::china_time;
 use actors::domain::stores::store_board::StoreLive;
@@ -248,28 +250,9 @@ pub async fn get_cart(
     ))
 }
 
-/// Moving a cart to another store keeps its items (they are checked again there) and its order
-/// type when the new store offers it, else its first service method.
+/// Moving a cart to another store (`Cart::move_to_store`).
 fn move_to_store(store: Store) -> Mutation {
-    Arc::new(move |cart: &mut Cart| {
-        if cart.store_code.as_deref() == Some(store.store_code.as_str()) {
-            return Ok(false);
-        }
-        cart.store_code = Some(store.store_code.clone());
-        if !store.service_methods.contains(&cart.order_type) {
-            if let Some(&first) = store.service_methods.first() {
-                cart.set_order_type(first);
-            }
-        }
-        if cart
-            .desk
-            .as_ref()
-            .is_some_and(|d| d.store_code != store.store_code)
-        {
-            cart.desk = None;
-        }
-        Ok(true)
-    })
+    Arc::new(move |cart: &mut Cart| Ok(cart.move_to_store(&store)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -310,7 +293,7 @@ pub async fn add_items(
 ) -> ApiResult<Reply<CartDto>> {
     let body = body.into_inner();
     if body.items.is_empty() {
-        return Err(ApiError::bad_input("请选择商品", "Choose something to add"));
+        return Err(AddRefusal::NothingChosen.into());
     }
     let snapshot = state.catalogue.get().await;
     let current = state.carts.read(&owner.key).await?;
@@ -319,17 +302,11 @@ pub async fn add_items(
         None => cart_store(&snapshot, &current.cart).store_code,
     };
     let store = orderable_store(&state, &snapshot, &store_code).await?;
-    let order_type = match body.service_method {
-        Some(t) if store.service_methods.contains(&t) => t,
-        Some(_) => {
-            return Err(ApiError::bad_input(
-                "该门店不支持此服务方式",
-                "This store does not offer that order type",
-            ))
-        }
-        None if store.service_methods.contains(&current.cart.order_type) => current.cart.order_type,
-        None => store.service_methods.first().copied().unwrap_or(0),
-    };
+    let order_type = order_type_for_add(
+        body.service_method,
+        &store.service_methods,
+        current.cart.order_type,
+    )?;
     check_store_takes(&store, &current.cart, order_type, state.clock.now_ms())?;
     let at = cart_time(&current.cart, state.clock.now_ms());
     let sold_out = state.stores.live(&store.store_code).await?.sold_out;
@@ -347,33 +324,19 @@ pub async fn add_items(
     update_and_render(&state, &ctx, &owner, mutation).await
 }
 
-/// A store its staff closed (休息中) takes no items as if it were open (issue 22): an add is
-/// refused, saying why and what to do, unless the cart is booked at this store for a slot it
-/// takes (`order_time::check_taking`). Outside its hours a store still fills carts — the
-/// customer books the time at checkout, and submit refuses an order for now.
+/// A store its staff closed (休息中) takes no items (`adding::store_takes_items`), saying why
+/// and what to do.
 pub fn check_store_takes(store: &Store, cart: &Cart, order_type: u8, now: i64) -> ApiResult<()> {
-    let why = match check_taking(store, order_type, None, now) {
-        Err(why @ NotTaking::Closed) => why,
-        _ => return Ok(()),
-    };
-    let booked_here = cart.is_book && cart.store_code.as_deref() == Some(store.store_code.as_str());
-    let booked_ok = booked_here
-        && cart
-            .order_time
-            .is_some_and(|at| check_taking(store, order_type, Some(at), now).is_ok());
-    if booked_ok {
-        return Ok(());
-    }
-    Err(ApiError::bad_input(
-        why.message(store, Lang::Zh),
-        why.message(store, Lang::En),
-    ))
+    store_takes_items(store, cart, order_type, now).map_err(|why| {
+        ApiError::bad_input(why.message(store, Lang::Zh), why.message(store, Lang::En))
+    })
 }
 
 /// A line ready for the cart: product code, normalized selection, quantity, minSale.
 pub type NewLine = (String, Selection, u32, u32);
 
-/// Whether an item can go into the cart here and now, and its normalized form.
+/// Whether an item can go into the cart here and now (`adding::check_item`), and its
+/// normalized form.
 pub fn check_item(
     snapshot: &Snapshot,
     rules: &RuleContext,
@@ -383,44 +346,13 @@ pub fn check_item(
     let code = params::code("productCode", &item.product_code)?;
     let product = snapshot
         .product(&code)
-        .filter(|p| p.is_show)
-        .filter(|p| {
-            snapshot
-                .category(&p.category_code)
-                .is_some_and(|c| c.name.cn != GIFT_CATEGORY_NAME)
-        })
-        .ok_or_else(|| ApiError::not_found("商品不存在", "No such product"))?;
-    match availability(product.effective_rule.as_ref(), rules) {
-        Availability::Available => {}
-        Availability::OffTime | Availability::NotStarted => {
-            return Err(ApiError::bad_input(
-                "该商品当前非售卖时间",
-                "That item is not on sale at this time",
-            ))
-        }
-        Availability::Expired | Availability::NotHere => {
-            return Err(ApiError::bad_input(
-                "该商品已失效",
-                "That item is not available here",
-            ))
-        }
-    }
+        .filter(|p| sold_by_itself(p, snapshot.category(&p.category_code)))
+        .ok_or(AddRefusal::NoSuchProduct)?;
     let (selection, quantity) = match item.selection {
         Some(s) => (s.selection, s.quantity.or(item.quantity)),
         None => (Selection::default(), item.quantity),
     };
-    let selection = normalize(product, &selection)
-        .map_err(|e| ApiError::bad_input(e.message(Lang::Zh), e.message(Lang::En)))?;
-    let components = actors::domain::cart::item::component_codes(product, &selection);
-    if sold_out.contains(&product.product_code) {
-        return Err(ApiError::bad_input("该商品已售罄", "That item is sold out"));
-    }
-    if components.iter().any(|c| sold_out.contains(c)) {
-        return Err(ApiError::bad_input(
-            "所选的配料或口味已售罄，请重新选择",
-            "A topping or flavour you chose is sold out; please choose again",
-        ));
-    }
+    let selection = adding::check_item(product, rules, sold_out, &selection)?;
     Ok((
         product.product_code.clone(),
         selection,

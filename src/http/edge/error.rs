@@ -394,6 +394,18 @@ impl From<actors::checkout::CheckoutError> for ApiError {
     }
 }
 
+/// An item that does not go into the cart: 404 for a product that does not exist, else 400.
+impl From<actors::domain::cart::adding::AddRefusal> for ApiError {
+    fn from(refusal: actors::domain::cart::adding::AddRefusal) -> Self {
+        let (zh, en) = (refusal.message(Lang::Zh), refusal.message(Lang::En));
+        if refusal.is_not_found() {
+            ApiError::not_found(zh, en)
+        } else {
+            ApiError::bad_input(zh, en)
+        }
+    }
+}
+
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
         if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {

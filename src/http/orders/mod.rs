@@ -508,11 +508,11 @@ pub async fn reorder(
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
     let snapshot = state.catalogue.get().await;
     let store = orderable_store(&state, &snapshot, &order.store_code).await?;
-    let order_type = if store.service_methods.contains(&order.order_type) {
-        order.order_type
-    } else {
-        store.service_methods.first().copied().unwrap_or(0)
-    };
+    let order_type = actors::domain::cart::adding::order_type_for_add(
+        None,
+        &store.service_methods,
+        order.order_type,
+    )?;
     let now = state.clock.now_ms();
     let owner = CartOwner {
         key: actors::carts::CartKey::User(user.user_id),

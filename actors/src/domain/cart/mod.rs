@@ -1,6 +1,7 @@
 //! A cart as stored: its lines, where and when it is for, and the customer's rule choices.
 //! The operations are pure; the CartSession actor runs them one at a time and persists each.
 
+pub mod adding;
 pub mod item;
 
 use crate::domain::cart::item::Selection;
