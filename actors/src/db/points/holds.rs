@@ -2,7 +2,8 @@
 
 use super::lots::{lot, take_from_lots, LOT_COLUMNS};
 use super::{
-    account_in, append, apply, entry_exists, touch, Applied, Entry, PointsError, PointsRepo, Tx,
+    account_in, entry_exists, move_points, touch, Applied, Entry, Moved, PointsError, PointsRepo,
+    Tx,
 };
 use crate::db::DbError;
 use sqlx::Row;
@@ -34,13 +35,14 @@ impl PointsRepo {
             d_held: points,
             ..Entry::default()
         };
-        if !append(tx, &entry, now).await? {
-            return Ok(Applied::Already);
-        }
         // The guarded decrement: the balance never goes below zero, whatever raced.
-        if !apply(tx, &entry, now).await? {
-            let available = account_in(tx, user_id).await?.available;
-            return Err(PointsError::NotEnough { available });
+        match move_points(tx, &entry, now).await? {
+            Moved::Applied => {}
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => {
+                let available = account_in(tx, user_id).await?.available;
+                return Err(PointsError::NotEnough { available });
+            }
         }
         let lots = serde_json::to_string(&taken).map_err(DbError::from)?;
         sqlx::query(
@@ -155,11 +157,10 @@ impl PointsRepo {
                 ..Entry::default()
             }
         };
-        if !append(&mut tx, &entry, now).await? {
-            return Ok(Applied::Already);
-        }
-        if !apply(&mut tx, &entry, now).await? {
-            return Err(DbError::Conflict("points hold".into()));
+        match move_points(&mut tx, &entry, now).await? {
+            Moved::Applied => {}
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => return Err(DbError::Conflict("points hold".into())),
         }
         tx.commit().await?;
         Ok(Applied::Now)
@@ -228,11 +229,10 @@ impl PointsRepo {
                 _ => entry.points = 0,
             }
         }
-        if !append(&mut tx, &entry, now).await? {
-            return Ok(Applied::Already);
-        }
-        if !apply(&mut tx, &entry, now).await? {
-            return Err(DbError::Conflict("points account".into()));
+        match move_points(&mut tx, &entry, now).await? {
+            Moved::Applied => {}
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => return Err(DbError::Conflict("points account".into())),
         }
         // Points the order used come back.
         let used = sqlx::query(

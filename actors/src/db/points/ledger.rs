@@ -1,7 +1,9 @@
 //! The moves of the ledger: credit (pending, available), debit, mature, expire.
 
 use super::lots::{get_lot, insert_lot, take_from_lots};
-use super::{account_in, append, apply, entry_exists, Applied, Entry, PointsError, PointsRepo, Tx};
+use super::{
+    account_in, entry_exists, move_points, Applied, Entry, Moved, PointsError, PointsRepo, Tx,
+};
 use crate::db::DbError;
 
 impl PointsRepo {
@@ -49,11 +51,11 @@ impl PointsRepo {
             expires_at: lot_id.map(|_| expires_at),
             ..Entry::default()
         };
-        if !append(&mut tx, &entry, now).await? {
-            return Ok(Applied::Already); // dropped: the lot goes with the transaction
-        }
-        if !apply(&mut tx, &entry, now).await? {
-            return Err(DbError::Conflict("points account".into()));
+        match move_points(&mut tx, &entry, now).await? {
+            Moved::Applied => {}
+            // Dropped: the lot goes with the transaction.
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => return Err(DbError::Conflict("points account".into())),
         }
         tx.commit().await?;
         Ok(Applied::Now)
@@ -103,17 +105,18 @@ impl PointsRepo {
             expires_at: Some(l.expires_at),
             ..Entry::default()
         };
-        if !append(&mut tx, &entry, now).await? {
-            return Ok(Applied::Already);
-        }
-        if !apply(&mut tx, &entry, now).await? {
-            // The pending balance does not hold these points: never make them available.
-            tracing::error!(
-                lot_id,
-                user_id,
-                "maturing a lot the pending balance does not cover: refused"
-            );
-            return Ok(Applied::Nothing);
+        match move_points(&mut tx, &entry, now).await? {
+            Moved::Applied => {}
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => {
+                // The pending balance does not hold these points: never make them available.
+                tracing::error!(
+                    lot_id,
+                    user_id,
+                    "maturing a lot the pending balance does not cover: refused"
+                );
+                return Ok(Applied::Nothing);
+            }
         }
         tx.commit().await?;
         Ok(Applied::Now)
@@ -176,13 +179,11 @@ impl PointsRepo {
             note,
             ..Entry::default()
         };
-        if !append(tx, &entry, now).await? {
-            return Ok(Applied::Already);
+        match move_points(tx, &entry, now).await? {
+            Moved::Applied => Ok(Applied::Now),
+            Moved::Already => Ok(Applied::Already),
+            Moved::Refused => Err(DbError::Conflict("points account".into())),
         }
-        if !apply(tx, &entry, now).await? {
-            return Err(DbError::Conflict("points account".into()));
-        }
-        Ok(Applied::Now)
     }
 
     /// Takes `points` from what is available, soonest-expiring lots first (an adjustment down).
@@ -214,14 +215,14 @@ impl PointsRepo {
             note,
             ..Entry::default()
         };
-        if !append(tx, &entry, now).await? {
-            return Ok(Applied::Already);
+        match move_points(tx, &entry, now).await? {
+            Moved::Applied => Ok(Applied::Now),
+            Moved::Already => Ok(Applied::Already),
+            Moved::Refused => {
+                let available = account_in(tx, user_id).await?.available;
+                Err(PointsError::NotEnough { available })
+            }
         }
-        if !apply(tx, &entry, now).await? {
-            let available = account_in(tx, user_id).await?.available;
-            return Err(PointsError::NotEnough { available });
-        }
-        Ok(Applied::Now)
     }
 
     /// Expires what is left of a lot past its expiry, by an entry (expiry, "lot:expiredSoFar",
@@ -264,11 +265,10 @@ impl PointsRepo {
             expires_at: Some(l.expires_at),
             ..Entry::default()
         };
-        if !append(&mut tx, &entry, now).await? {
-            return Ok(Applied::Already);
-        }
-        if !apply(&mut tx, &entry, now).await? {
-            return Err(DbError::Conflict("points account".into()));
+        match move_points(&mut tx, &entry, now).await? {
+            Moved::Applied => {}
+            Moved::Already => return Ok(Applied::Already),
+            Moved::Refused => return Err(DbError::Conflict("points account".into())),
         }
         tx.commit().await?;
         Ok(Applied::Now)

@@ -14,11 +14,13 @@
 //! So `account.x == SUM(entries.d_x)` for each of available, pending, held and owed, after
 //! every commit; [`PointsRepo::reconcile`] checks it, and that the lots and holds agree.
 //!
-//! The files: this one the types, the account and ledger reads, and the entry's append and
-//! apply; `ledger.rs` the moves of the ledger (credit, debit, mature, expire); `holds.rs` the
-//! holds at checkout (hold, capture, release) and the reversal of a refunded order; `lots.rs`
-//! the lots' rows and the taking from them; `reconcile.rs` the reconcile report and the
-//! sweeps' listings.
+//! Steps 2 and 4 are one function, `move_points`, that every move calls.
+//!
+//! The files: this one the types, the account and ledger reads, and `move_points`;
+//! `ledger.rs` the moves of the ledger (credit, debit, mature, expire); `holds.rs` the holds
+//! at checkout (hold, capture, release) and the reversal of a refunded order; `lots.rs` the
+//! lots' rows and the taking from them; `reconcile.rs` the reconcile report and the sweeps'
+//! listings.
 
 mod holds;
 mod ledger;
@@ -288,9 +290,23 @@ async fn entry_exists(tx: &mut Tx, bt: &str, bid: &str, dir: &str) -> Result<boo
     .is_some())
 }
 
-/// Appends the entry; false when its business key is taken (the move was made before).
-pub async fn append(tx: &mut Tx, e: &Entry<'_>, now: i64) -> Result<bool, DbError> {
-    let row = sqlx::query(
+/// What `move_points` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Moved {
+    /// The entry is written and the account changed by its deltas.
+    Applied,
+    /// The entry's business key was taken: the move was made before. Nothing written.
+    Already,
+    /// A column of the account would go below zero: the account is unchanged but the entry
+    /// is written, so the transaction must not be committed (the caller refuses).
+    Refused,
+}
+
+/// The move every change of the ledger makes: its entry appended under the unique business
+/// key (business type, business id, direction), then the entry's deltas applied to the
+/// account, only if no column goes below zero (a compare-and-set on the account row).
+pub(super) async fn move_points(tx: &mut Tx, e: &Entry<'_>, now: i64) -> Result<Moved, DbError> {
+    let appended = sqlx::query(
         "INSERT INTO points_entries (user_id, kind, business_type, business_id, direction, points, \
          d_available, d_pending, d_held, d_owed, lot_id, expires_at, note, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
@@ -312,12 +328,10 @@ pub async fn append(tx: &mut Tx, e: &Entry<'_>, now: i64) -> Result<bool, DbErro
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(row.is_some())
-}
-
-/// Applies an entry's deltas to the account, only if no column goes below zero.
-async fn apply(tx: &mut Tx, e: &Entry<'_>, now: i64) -> Result<bool, DbError> {
-    let done = sqlx::query(
+    if appended.is_none() {
+        return Ok(Moved::Already);
+    }
+    let applied = sqlx::query(
         "UPDATE points_accounts SET available = available + $2, pending = pending + $3, \
          held = held + $4, owed = owed + $5, updated_at = $6 \
          WHERE user_id = $1 AND available + $2 >= 0 AND pending + $3 >= 0 \
@@ -332,5 +346,9 @@ async fn apply(tx: &mut Tx, e: &Entry<'_>, now: i64) -> Result<bool, DbError> {
     .execute(&mut **tx)
     .await?
     .rows_affected();
-    Ok(done == 1)
+    Ok(if applied == 1 {
+        Moved::Applied
+    } else {
+        Moved::Refused
+    })
 }
