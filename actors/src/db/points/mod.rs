@@ -27,10 +27,9 @@ mod ledger;
 mod lots;
 mod reconcile;
 
+pub use super::Tx;
 use super::{Db, DbError};
-use sqlx::{Any, Row, Transaction};
-
-pub type Tx = Transaction<'static, Any>;
+use sqlx::Row;
 
 /// Whether a move was applied now or had been before (same business key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
