@@ -7,6 +7,9 @@
 //! once. See docs/coupons.md.
 
 use crate::clock::Clock;
+/// The outbox's wait after a failure: 1 s, doubling, at most an hour.
+pub use crate::db::outbox::backoff_ms;
+
 use crate::db::coupons::{
     issue_in, CouponRepo, ExchangeOutcome, IssueError, IssueSource, Issued, ReturnOutcome,
     TransferError,
@@ -289,9 +292,4 @@ impl Coupons {
         swept.expired = repo.expire_due(now, 1000).await?;
         Ok(swept)
     }
-}
-
-/// 1 s after the first failure, doubling, at most an hour.
-pub fn backoff_ms(attempts: i64) -> i64 {
-    (1000i64 << attempts.clamp(0, 12)).min(3_600_000)
 }

@@ -3,6 +3,7 @@
 
 use super::coupons::{issue_in, IssueError, IssueSource};
 use super::members::GiftOption;
+use super::outbox::Outbox;
 use super::points::{Applied, PointsRepo, Tx};
 use super::{Db, DbError};
 use sqlx::any::AnyRow;
@@ -37,6 +38,15 @@ fn gift(r: &AnyRow) -> Result<GiftRow, DbError> {
         expires_at: r.try_get("expires_at")?,
     })
 }
+
+/// The deliveries of claimed gifts: one row per gift, the option the member chose. Marking one
+/// done counts an attempt.
+const OUTBOX: Outbox = Outbox {
+    table: "loyalty_gift_outbox",
+    key: "gift_id",
+    payload: "user_id, option",
+    done_counts_attempt: true,
+};
 
 /// What claiming did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,16 +185,8 @@ impl GiftRepo {
         now: i64,
         limit: i64,
     ) -> Result<Vec<(String, i64, String, i64)>, DbError> {
-        let rows = sqlx::query(
-            "SELECT gift_id, user_id, option, attempts FROM loyalty_gift_outbox \
-             WHERE done_at IS NULL AND next_at <= $1 ORDER BY next_at LIMIT $2",
-        )
-        .bind(now)
-        .bind(limit)
-        .fetch_all(self.db.pool())
-        .await?;
-        rows.iter()
-            .map(|r| {
+        OUTBOX
+            .due(&self.db, now, limit, |r| {
                 Ok((
                     r.try_get("gift_id")?,
                     r.try_get("user_id")?,
@@ -192,8 +194,7 @@ impl GiftRepo {
                     r.try_get("attempts")?,
                 ))
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(DbError::from)
+            .await
     }
 
     /// Delivers one claimed gift and marks its outbox row done, in one transaction; the
@@ -215,16 +216,7 @@ impl GiftRepo {
         };
         let points = PointsRepo::new(self.db.clone());
         let mut tx = points.begin_for(user_id, now).await?;
-        let done = sqlx::query(
-            "UPDATE loyalty_gift_outbox SET done_at = $2, attempts = attempts + 1 \
-             WHERE gift_id = $1 AND done_at IS NULL",
-        )
-        .bind(gift_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if done != 1 {
+        if OUTBOX.claim_in(&mut tx, gift_id, now).await?.is_none() {
             return Ok(Applied::Already);
         }
         match option.kind.as_str() {
@@ -281,16 +273,7 @@ impl GiftRepo {
 
     /// A failed delivery waits longer before the next try.
     pub async fn failed(&self, gift_id: &str, error: &str, next_at: i64) -> Result<(), DbError> {
-        sqlx::query(
-            "UPDATE loyalty_gift_outbox SET attempts = attempts + 1, last_error = $2, next_at = $3 \
-             WHERE gift_id = $1 AND done_at IS NULL",
-        )
-        .bind(gift_id)
-        .bind(error)
-        .bind(next_at)
-        .execute(self.db.pool())
-        .await?;
-        Ok(())
+        OUTBOX.failed(&self.db, gift_id, error, next_at).await
     }
 
     /// Free products won and not yet used by an order.

@@ -14,6 +14,7 @@ pub mod locks;
 pub mod login_failures;
 pub mod members;
 pub mod orders;
+pub mod outbox;
 pub mod payments;
 pub mod points;
 pub mod sessions;
@@ -24,12 +25,15 @@ pub mod users;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Executor};
+use sqlx::{Any, AnyPool, Executor, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// A transaction on the pool, as the repositories' `…_in` functions take it.
+pub type Tx = Transaction<'static, Any>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::db::gifts::GiftRepo;
 use crate::db::members::{GiftGrant, LevelRow, MemberRepo, MemberRow};
 use crate::db::orders::OrderRepo;
+use crate::db::outbox::backoff_ms;
 use crate::db::points::{Applied, PointsError, PointsRepo};
 use crate::db::{Db, DbError};
 use crate::domain::loyalty::{
@@ -164,10 +165,9 @@ impl Loyalty {
                 Ok(Applied::Now) => n += 1,
                 Ok(_) => {}
                 Err(e) => {
-                    let wait = 1000i64 << attempts.clamp(0, 12);
                     tracing::warn!(error = %e, gift_id, "gift delivery failed; retried later");
                     gifts
-                        .failed(&gift_id, &e.to_string(), now + wait.min(3_600_000))
+                        .failed(&gift_id, &e.to_string(), now + backoff_ms(attempts))
                         .await?;
                 }
             }

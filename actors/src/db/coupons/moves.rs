@@ -5,6 +5,7 @@
 
 use super::issue::new_coupon_code;
 use super::{coupon, event, move_in, CouponRepo, COUPON_COLUMNS};
+use crate::db::outbox::Outbox;
 use crate::db::points::Tx;
 use crate::db::DbError;
 use crate::domain::loyalty::coupon::{Coupon, CouponStatus};
@@ -51,6 +52,14 @@ pub struct DueReturn {
     pub reason: String,
     pub attempts: i64,
 }
+
+/// The give-backs owed: one row per closed order, with why it closed.
+const RETURNS: Outbox = Outbox {
+    table: "coupon_returns",
+    key: "order_no",
+    payload: "reason",
+    done_counts_attempt: false,
+};
 
 /// A write before any read (as `PointsRepo` does): PostgreSQL locks the coupon's row, SQLite
 /// takes its write lock, so what the transaction reads next is what it will change.
@@ -183,15 +192,7 @@ impl CouponRepo {
     /// both, and the next attempt starts over; the coupon moves are compare-and-sets anyway.
     pub async fn process_return(&self, order_no: &str, now: i64) -> Result<ReturnOutcome, DbError> {
         let mut tx = self.db.pool().begin().await?;
-        let claimed = sqlx::query(
-            "UPDATE coupon_returns SET done_at = $2 WHERE order_no = $1 AND done_at IS NULL \
-             RETURNING reason",
-        )
-        .bind(order_no)
-        .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(claimed) = claimed else {
+        let Some(claimed) = RETURNS.claim_in(&mut tx, order_no, now).await? else {
             return Ok(ReturnOutcome {
                 already: true,
                 ..ReturnOutcome::default()
@@ -205,23 +206,15 @@ impl CouponRepo {
 
     /// Outbox rows due now, oldest first.
     pub async fn due_returns(&self, now: i64, limit: i64) -> Result<Vec<DueReturn>, DbError> {
-        let rows = sqlx::query(
-            "SELECT order_no, reason, attempts FROM coupon_returns \
-             WHERE done_at IS NULL AND next_at <= $1 ORDER BY next_at, order_no LIMIT $2",
-        )
-        .bind(now)
-        .bind(limit)
-        .fetch_all(self.db.pool())
-        .await?;
-        rows.iter()
-            .map(|r| {
+        RETURNS
+            .due(&self.db, now, limit, |r| {
                 Ok(DueReturn {
                     order_no: r.try_get("order_no")?,
                     reason: r.try_get("reason")?,
                     attempts: r.try_get("attempts")?,
                 })
             })
-            .collect()
+            .await
     }
 
     /// Records a failed attempt; the row is due again at `next_at`.
@@ -231,16 +224,7 @@ impl CouponRepo {
         error: &str,
         next_at: i64,
     ) -> Result<(), DbError> {
-        sqlx::query(
-            "UPDATE coupon_returns SET attempts = attempts + 1, last_error = $2, next_at = $3 \
-             WHERE order_no = $1 AND done_at IS NULL",
-        )
-        .bind(order_no)
-        .bind(error)
-        .bind(next_at)
-        .execute(self.db.pool())
-        .await?;
-        Ok(())
+        RETURNS.failed(&self.db, order_no, error, next_at).await
     }
 
     /// Whether an order's give-back is still waiting (for the customer's 退券失败).
