@@ -13,6 +13,7 @@ use actix_web::{post, web};
 use actors::carts::Mutation;
 use actors::domain::cart::Cart;
 use actors::domain::lang::Lang;
+use actors::domain::pricing::promotion::mutex_group_of;
 use serde::Deserialize;
 use std::sync::Arc;
 use utoipa::ToSchema;
@@ -42,16 +43,7 @@ pub async fn choose_rule(
         .iter()
         .find(|r| r.rule_id == body.rule_id)
         .ok_or_else(|| ApiError::not_found("活动不存在", "No such promotion"))?;
-    let group: Vec<String> = match &rule.mutex_group {
-        Some(g) => snapshot
-            .catalogue
-            .promotions
-            .iter()
-            .filter(|r| r.mutex_group.as_ref() == Some(g))
-            .map(|r| r.rule_id.clone())
-            .collect(),
-        None => vec![rule.rule_id.clone()],
-    };
+    let group = mutex_group_of(&snapshot.catalogue.promotions, rule);
     let rule_id = rule.rule_id.clone();
     // Priced with the choice before it is kept: a choice that saves nothing is never stored.
     let current = state.carts.read(&owner.key).await?;

@@ -106,6 +106,19 @@ impl Scope {
     }
 }
 
+/// The rules a choice of `rule` replaces or keeps: every member of its mutex group (itself
+/// included), or itself alone when it has none.
+pub fn mutex_group_of(promotions: &[Promotion], rule: &Promotion) -> Vec<String> {
+    match &rule.mutex_group {
+        Some(g) => promotions
+            .iter()
+            .filter(|r| r.mutex_group.as_ref() == Some(g))
+            .map(|r| r.rule_id.clone())
+            .collect(),
+        None => vec![rule.rule_id.clone()],
+    }
+}
+
 /// `percent` % of `price`, rounded half up to the fen.
 pub fn percent_of(price: Fen, percent: u32) -> Fen {
     let percent = i64::from(percent.min(100));
@@ -308,6 +321,35 @@ mod tests {
         Scope {
             category_codes: vec![c.into()],
             ..Scope::default()
+        }
+    }
+
+    #[test]
+    fn a_choice_replaces_the_members_of_its_mutex_group() {
+        let grouped = |id: &str, group: Option<&str>| Promotion {
+            mutex_group: group.map(Into::into),
+            ..rule(
+                id,
+                PromotionKind::PercentOff { percent_off: 10 },
+                Scope::default(),
+            )
+        };
+        let all = vec![
+            grouped("A", Some("g1")),
+            grouped("B", Some("g1")),
+            grouped("C", Some("g2")),
+            grouped("D", None),
+            grouped("E", Some("g1")),
+        ];
+        let cases: [(&str, &[&str]); 4] = [
+            ("A", &["A", "B", "E"]),
+            ("E", &["A", "B", "E"]),
+            ("C", &["C"]),
+            ("D", &["D"]),
+        ];
+        for (chosen, want) in cases {
+            let rule = all.iter().find(|r| r.rule_id == chosen).unwrap();
+            assert_eq!(mutex_group_of(&all, rule), want, "{chosen}");
         }
     }
 
