@@ -4,8 +4,10 @@
 pub mod coupons;
 pub mod coupons_dto;
 pub mod dto;
+pub mod lines;
 pub mod owner;
 pub mod rules;
+pub mod words;
 
 use crate::http::cart::coupons::held_coupons;
 use crate::http::cart::dto::{CartContext, CartDto};

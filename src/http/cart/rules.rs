@@ -2,8 +2,9 @@
 //! and refused with the reason when it would save nothing (docs/cart-and-checkout.md "How
 //! offers are chosen").
 
-use crate::http::cart::dto::{left_out_text, CartDto};
+use crate::http::cart::dto::CartDto;
 use crate::http::cart::owner::CartOwner;
+use crate::http::cart::words::left_out_text;
 use crate::http::cart::{cart_board, priced_with, render_with, update_and_render};
 use crate::http::edge::context::Ctx;
 use crate::http::edge::envelope::{Envelope, Reply};
