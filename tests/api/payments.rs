@@ -6,6 +6,8 @@
 use crate::cart::{add, cart_call, Auth};
 use crate::helpers::{demo, spawn_app, Answer, TestApp};
 use actors::bus::{Event, PaymentOutcome};
+use actors::db::DbError;
+use actors::domain::payments::state::PaymentState;
 use actors::providers::payment::{encode_form, sign_params};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -577,4 +579,28 @@ async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retrie
         )
         .await;
     assert_eq!(retried.assert_ok()["payment"]["state"], "refunded");
+}
+
+/// A payment's state is parsed once, as the repository reads the row: a value no
+/// [`PaymentState`] stores is an error, never a guess.
+#[tokio::test]
+async fn a_stored_state_that_names_no_payment_state_is_a_read_error() {
+    let app = spawn_app().await;
+    let (token, order_no) = unpaid_order(&app, "13512370010").await;
+    let created = create_payment(&app, &token, &order_no).await;
+    let payment_id = created["paymentId"].as_str().unwrap();
+    let repo = app.app_state.payments.repo();
+    let row = repo.get(payment_id).await.unwrap().unwrap();
+    assert_eq!(row.state, PaymentState::Pending);
+    sqlx::query("UPDATE payments SET state = 'Pending' WHERE payment_id = $1")
+        .bind(payment_id)
+        .execute(app.app_state.db.pool())
+        .await
+        .unwrap();
+    let err = repo.get(payment_id).await.unwrap_err();
+    assert!(
+        matches!(&err, DbError::Conflict(what) if what == "payment state Pending"),
+        "{err}"
+    );
+    assert!(repo.for_order(&order_no).await.is_err());
 }

@@ -6,6 +6,7 @@ use crate::helpers::{spawn_app, TestApp};
 use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::state as s;
+use actors::domain::payments::state::PaymentState;
 use actors::payments::reconcile::{runs::RunRepo, Finding};
 use actors::providers::payment::{CreatePayment, PayMethod, PaymentProvider};
 use chrono::NaiveDate;
@@ -55,7 +56,7 @@ async fn a_missed_notify_is_repaired_by_reconcile_and_only_once() {
     );
     assert!(matches!(
         &report.lines[0].finding,
-        Finding::MissedNotify { payment_id: id, our_state, .. } if *id == payment_id && our_state == "pending"
+        Finding::MissedNotify { payment_id: id, our_state, .. } if *id == payment_id && *our_state == PaymentState::Pending
     ));
     until_state(&app, &token, &order_no, u64::from(s::PAID)).await;
 
@@ -77,7 +78,7 @@ async fn a_missed_notify_is_repaired_by_reconcile_and_only_once() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(p.state, "paid");
+    assert_eq!(p.state, PaymentState::Paid);
     assert_eq!(order(&app, &token, &order_no).await["state"], s::PAID);
 
     // Both runs are recorded with their findings.
@@ -184,7 +185,11 @@ async fn the_daily_job_runs_each_day_once_after_two_oclock() {
         .await
         .unwrap()
         .unwrap();
-    assert!(p.state == "paid" || p.state == "refunded", "{}", p.state);
+    assert!(
+        p.state == PaymentState::Paid || p.state == PaymentState::Refunded,
+        "{}",
+        p.state
+    );
     let _ = (token, order_no);
     // Later that day: done already.
     app.clock.advance_ms(3 * 3_600_000);
