@@ -170,7 +170,7 @@ async fn order_with_coupons(app: &TestApp, token: &str, address: i64) -> (String
 /// back (RETURNED) and the next cart applies it again.
 #[tokio::test]
 async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
-    use crate::payments::{create_payment, pay_at_cashier, until_state};
+    use crate::payments::{create_payment, until_state};
     let app = crate::helpers::spawn_app().await;
     let token = app.register("13512360007").await;
     let uid = user_id(&app, &token).await;
@@ -214,9 +214,7 @@ async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
     // Paid: used, and no longer offered.
     add(&app, Auth::User(&token), wings).await;
     let (third, _) = order_with_coupons(&app, &token, address).await;
-    let payment = create_payment(&app, &token, &third).await;
-    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &third, 6).await;
+    app.pay(&token, &third).await;
     for _ in 0..100 {
         if status(coupon.clone()).await == CouponStatus::Used {
             break;

@@ -5,9 +5,9 @@
 //! comes back on demand; start-up re-arms the timers of open attempts and expires overdue ones;
 //! and two nodes receiving the same notify settle it once.
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app, Attempt, TestApp};
 use crate::payment_model::fake::{FakeProvider, TradeState};
-use crate::payments::{create_payment, pay_at_cashier, unpaid_order};
+use crate::payments::{pay_at_cashier, unpaid_order};
 use actors::clock::Clock;
 use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
@@ -424,9 +424,11 @@ async fn an_idle_session_stops_unless_its_timer_is_pending_and_comes_back_on_dem
 async fn an_attempt_created_on_one_node_and_notified_on_another_settles_once() {
     let a = spawn_app().await;
     let b = a.second_node().await;
-    let (token, order_no) = unpaid_order(&a, "13512391007").await;
-    let created = create_payment(&a, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let Attempt {
+        order_no,
+        payment_id,
+        ..
+    } = a.order_with_attempt("13512391007").await;
     // The sandbox would post the notify to A; it is lost, and delivered by hand instead.
     a.app_state
         .sandbox_payments
