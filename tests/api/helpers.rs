@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
+mod coupons;
 mod paid_order;
 
 pub use paid_order::{Attempt, PaidOrder};
