@@ -5,7 +5,6 @@
 
 use crate::cart::{add, cart_call, Auth};
 use crate::helpers::{Answer, TestApp};
-use actors::db::coupons::{CouponRepo, IssueSource};
 use actors::domain::catalogue::Bilingual;
 use actors::domain::loyalty::coupon::{CouponKind, CouponTemplate, Validity};
 use actors::domain::money::Fen;
@@ -43,31 +42,6 @@ pub(crate) fn cash(code: &str, threshold: i64, off: i64) -> CouponTemplate {
             off: Fen(off),
         },
     )
-}
-
-/// Saves the template and issues one coupon of it to `user_id`; answers the coupon code.
-pub(crate) async fn give(app: &TestApp, t: &CouponTemplate, user_id: i64, key: &str) -> String {
-    let repo = CouponRepo::new(app.app_state.db.clone());
-    let now = app.clock.now_ms();
-    repo.upsert_template(t, now).await.unwrap();
-    repo.issue(
-        &t.template_code,
-        user_id,
-        IssueSource::Chain,
-        Some(key),
-        now,
-    )
-    .await
-    .unwrap()
-    .coupon()
-    .coupon_code
-    .clone()
-}
-
-pub(crate) async fn user_id(app: &TestApp, token: &str) -> i64 {
-    let me = app.get_auth("/api/v1/me", Some(token)).await;
-    let me = me.assert_ok();
-    me["id"].as_i64().or_else(|| me["userId"].as_i64()).unwrap()
 }
 
 pub(crate) async fn coupons(app: &TestApp, token: &str) -> Value {
@@ -144,23 +118,22 @@ pub(crate) fn codes(v: &Value) -> Vec<String> {
 #[tokio::test]
 async fn the_best_combination_by_default_and_the_choice_honoured_or_refused() {
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360001").await;
-    let uid = user_id(&app, &token).await;
-    let a = give(&app, &cash("A50", 5000, 1000), uid, "a").await;
+    let (token, uid) = app.customer("13512360001").await;
+    let a = app.give_coupon(&cash("A50", 5000, 1000), uid, "a").await;
     let mut b = cash("B30", 3000, 800);
     b.stack_group = Some("G".into());
     let mut c = cash("C30", 3000, 1200);
     c.stack_group = Some("G".into());
-    let b = give(&app, &b, uid, "b").await;
-    let c = give(&app, &c, uid, "c").await;
+    let b = app.give_coupon(&b, uid, "b").await;
+    let c = app.give_coupon(&c, uid, "c").await;
     let free = template(
         "FREE",
         CouponKind::FreeDelivery {
             threshold: Fen::ZERO,
         },
     );
-    let f = give(&app, &free, uid, "f").await;
-    let d = give(&app, &cash("D100", 10000, 3000), uid, "d").await;
+    let f = app.give_coupon(&free, uid, "f").await;
+    let d = app.give_coupon(&cash("D100", 10000, 3000), uid, "d").await;
 
     // Two wings (¥64) for delivery: the fee is ¥6 (free from ¥99), no promotion applies.
     add(
@@ -258,13 +231,12 @@ async fn the_best_combination_by_default_and_the_choice_honoured_or_refused() {
 #[tokio::test]
 async fn a_coupon_and_a_promotion_that_exclude_each_other() {
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360002").await;
-    let uid = user_id(&app, &token).await;
+    let (token, uid) = app.customer("13512360002").await;
     // R003: the second drink half price (¥4 off two colas). The coupon saves ¥5 and
     // never goes with R003.
     let mut e = cash("E10", 1000, 500);
     e.excludes = vec!["R003".into()];
-    let e = give(&app, &e, uid, "e").await;
+    let e = app.give_coupon(&e, uid, "e").await;
     add(
         &app,
         Auth::User(&token),
@@ -314,8 +286,7 @@ async fn a_coupon_and_a_promotion_that_exclude_each_other() {
 #[tokio::test]
 async fn product_coupons_put_their_product_in_the_cart() {
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360003").await;
-    let uid = user_id(&app, &token).await;
+    let (token, uid) = app.customer("13512360003").await;
     let side = template(
         "SIDE99",
         CouponKind::ProductAtPrice {
@@ -324,14 +295,14 @@ async fn product_coupons_put_their_product_in_the_cart() {
             threshold: Fen(5000),
         },
     );
-    let side = give(&app, &side, uid, "s").await;
+    let side = app.give_coupon(&side, uid, "s").await;
     let drink = template(
         "COLA",
         CouponKind::ExchangeProduct {
             product_code: "DR001".into(),
         },
     );
-    let drink = give(&app, &drink, uid, "d").await;
+    let drink = app.give_coupon(&drink, uid, "d").await;
     add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
     // Before its item is in the cart, the picker names the product each coupon is for.
     let listed = coupons(&app, &token).await;
@@ -349,14 +320,7 @@ async fn product_coupons_put_their_product_in_the_cart() {
     assert!(rule_of(&side).contains("芝士"), "{listed}");
 
     // ¥32 is below the ¥50 the ¥9.90 cheese sticks need: refused with the gap.
-    let refused = cart_call(
-        &app,
-        Method::POST,
-        "/api/v1/cart/coupon-items",
-        Some(&json!({"couponCode": side})),
-        Auth::User(&token),
-    )
-    .await;
+    let refused = app.add_coupon_item(&token, &side).await;
     refused.assert_error(400, "-8");
     assert!(
         refused.err_msg().contains("再买¥18.00可用"),
@@ -365,26 +329,13 @@ async fn product_coupons_put_their_product_in_the_cart() {
     );
     assert_eq!(refused.data()["couponItems"], json!([]));
     // A cash coupon is not a product coupon.
-    let not_product = give(&app, &cash("X1", 0, 100), uid, "x").await;
-    cart_call(
-        &app,
-        Method::POST,
-        "/api/v1/cart/coupon-items",
-        Some(&json!({"couponCode": not_product})),
-        Auth::User(&token),
-    )
-    .await
-    .assert_error(400, "400");
+    let not_product = app.give_coupon(&cash("X1", 0, 100), uid, "x").await;
+    app.add_coupon_item(&token, &not_product)
+        .await
+        .assert_error(400, "400");
 
     add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
-    let with = cart_call(
-        &app,
-        Method::POST,
-        "/api/v1/cart/coupon-items",
-        Some(&json!({"couponCode": side})),
-        Auth::User(&token),
-    )
-    .await;
+    let with = app.add_coupon_item(&token, &side).await;
     let with = with.assert_ok().clone();
     let item = &with["couponItems"][0];
     assert_eq!(item["productCode"], "SD003");
@@ -393,14 +344,7 @@ async fn product_coupons_put_their_product_in_the_cart() {
     assert!(codes(&with["osCoupons"]).contains(&side));
     assert_adds_up(&with);
     // The exchange coupon: a free cola.
-    let both = cart_call(
-        &app,
-        Method::POST,
-        "/api/v1/cart/coupon-items",
-        Some(&json!({"couponCode": drink})),
-        Auth::User(&token),
-    )
-    .await;
+    let both = app.add_coupon_item(&token, &drink).await;
     let both = both.assert_ok().clone();
     assert_eq!(both["couponItems"].as_array().unwrap().len(), 2);
     assert_eq!(both["exchangeCouponBeans"][0]["productCode"], "DR001");
@@ -456,28 +400,15 @@ async fn product_coupons_put_their_product_in_the_cart() {
     );
 
     // Removed from the cart, the coupon stays the customer's.
-    let removed = cart_call(
-        &app,
-        Method::DELETE,
-        &format!("/api/v1/cart/coupon-items/{side}"),
-        None,
-        Auth::User(&token),
-    )
-    .await;
+    let removed = app.remove_coupon_item(&token, &side).await;
     assert_eq!(
         removed.assert_ok()["effectOutCouponItems"],
         json!([]),
         "gone"
     );
-    cart_call(
-        &app,
-        Method::DELETE,
-        &format!("/api/v1/cart/coupon-items/{side}"),
-        None,
-        Auth::User(&token),
-    )
-    .await
-    .assert_error(404, "404");
+    app.remove_coupon_item(&token, &side)
+        .await
+        .assert_error(404, "404");
     assert!(coupons(&app, &token).await["usable"]
         .as_array()
         .unwrap()
@@ -512,9 +443,8 @@ async fn visitors_and_the_partner_channel_see_no_coupons() {
     .await
     .assert_error(401, "401");
 
-    let token = app.register("13512360004").await;
-    let uid = user_id(&app, &token).await;
-    give(&app, &cash("P30", 0, 500), uid, "p").await;
+    let (token, uid) = app.customer("13512360004").await;
+    app.give_coupon(&cash("P30", 0, 500), uid, "p").await;
     add(&app, Auth::User(&token), json!([{"productCode": "SD001"}])).await;
     let partner = [("X-Channel-Id", "30")];
     let list = app

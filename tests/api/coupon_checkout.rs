@@ -4,8 +4,8 @@
 //! and given back on cancel or unpaid expiry, and points capped after coupons.
 
 use crate::cart::{add, Auth};
-use crate::cart_coupons::{cart, cash, codes, coupons, give, user_id, yuan};
-use crate::checkout::{home_address, reserve, submit, submit_body};
+use crate::cart_coupons::{cart, cash, codes, coupons, yuan};
+use crate::checkout::{home_address, submit, submit_body};
 use crate::helpers::TestApp;
 use actors::db::coupons::CouponRepo;
 use actors::domain::loyalty::coupon::CouponStatus;
@@ -15,18 +15,16 @@ use serde_json::{json, Value};
 #[tokio::test]
 async fn submit_compares_and_locks_the_coupons() {
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360005").await;
-    let uid = user_id(&app, &token).await;
+    let (token, uid) = app.customer("13512360005").await;
     let address = home_address(&app, &token).await;
-    let coupon = give(&app, &cash("S20", 5000, 2000), uid, "s").await;
+    let coupon = app.give_coupon(&cash("S20", 5000, 2000), uid, "s").await;
     add(
         &app,
         Auth::User(&token),
         json!([{"productCode": "SD001", "quantity": 2}]),
     )
     .await;
-    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
-    let priced = priced.assert_ok().clone();
+    let priced = app.priced_delivery(&token).await;
     assert_eq!(codes(&priced["osCoupons"]), vec![coupon.clone()]);
     let mut body = submit_body(&priced, Some(address), "online");
     // Without the coupons the customer saw: -6 with the cart, nothing created.
@@ -72,9 +70,8 @@ async fn a_thousand_checkouts_race_for_one_coupon() {
     use actors::db::orders::NewOrder;
     use actors::domain::cart::Cart;
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360006").await;
-    let uid = user_id(&app, &token).await;
-    let coupon = give(&app, &cash("ONCE", 0, 500), uid, "once").await;
+    let (_, uid) = app.customer("13512360006").await;
+    let coupon = app.give_coupon(&cash("ONCE", 0, 500), uid, "once").await;
     let racers = 1000;
     let state = app.app_state.clone();
     let tasks: Vec<_> = (0..racers)
@@ -156,8 +153,7 @@ async fn a_thousand_checkouts_race_for_one_coupon() {
 
 /// Submits the cart with what it shows (amounts and osCoupons): the order number.
 async fn order_with_coupons(app: &TestApp, token: &str, address: i64) -> (String, Value) {
-    let priced = reserve(app, token, json!({"orderType": 0, "storeCode": "SH001"})).await;
-    let priced = priced.assert_ok().clone();
+    let priced = app.priced_delivery(token).await;
     let mut body = submit_body(&priced, Some(address), "online");
     body["osCoupons"] = priced["osCoupons"].clone();
     let key = format!("k-{}", app.clock.now_ms());
@@ -170,12 +166,11 @@ async fn order_with_coupons(app: &TestApp, token: &str, address: i64) -> (String
 /// back (RETURNED) and the next cart applies it again.
 #[tokio::test]
 async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
-    use crate::payments::{create_payment, pay_at_cashier, until_state};
+    use crate::payments::{create_payment, until_state};
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360007").await;
-    let uid = user_id(&app, &token).await;
+    let (token, uid) = app.customer("13512360007").await;
     let address = home_address(&app, &token).await;
-    let coupon = give(&app, &cash("J20", 5000, 2000), uid, "j").await;
+    let coupon = app.give_coupon(&cash("J20", 5000, 2000), uid, "j").await;
     let repo = CouponRepo::new(app.app_state.db.clone());
     let status = |code: String| {
         let repo = repo.clone();
@@ -214,9 +209,7 @@ async fn paid_uses_the_coupon_cancelled_or_expired_gives_it_back() {
     // Paid: used, and no longer offered.
     add(&app, Auth::User(&token), wings).await;
     let (third, _) = order_with_coupons(&app, &token, address).await;
-    let payment = create_payment(&app, &token, &third).await;
-    pay_at_cashier(&app, payment["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &third, 6).await;
+    app.pay(&token, &third).await;
     for _ in 0..100 {
         if status(coupon.clone()).await == CouponStatus::Used {
             break;
@@ -255,22 +248,21 @@ async fn the_points_cap_is_measured_after_coupons() {
     )
     .await
     .assert_ok();
-    let uid = user_id(&app, &token).await;
+    let uid = app.user_id(&token).await;
     app.app_state
         .loyalty
         .adjust(uid, "seed-coupon-points", 100_000, "test")
         .await
         .unwrap();
     let address = home_address(&app, &token).await;
-    let coupon = give(&app, &cash("PT20", 5000, 2000), uid, "pt").await;
+    let coupon = app.give_coupon(&cash("PT20", 5000, 2000), uid, "pt").await;
     add(
         &app,
         Auth::User(&token),
         json!([{"productCode": "SD001", "quantity": 2}]),
     )
     .await;
-    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
-    let priced = priced.assert_ok().clone();
+    let priced = app.priced_delivery(&token).await;
     // ¥64 − ¥20 + ¥6 = ¥50: at most half of it in points.
     assert_eq!(yuan(&priced["orderAmount"]), 5000);
     assert_eq!(priced["pointsDeduction"]["usablePoints"], 2500);
@@ -307,8 +299,7 @@ async fn the_points_cap_is_measured_after_coupons() {
 async fn a_coupon_item_is_a_line_the_kitchen_makes() {
     use actors::domain::loyalty::coupon::{CouponKind, Validity};
     let app = crate::helpers::spawn_app().await;
-    let token = app.register("13512360009").await;
-    let uid = user_id(&app, &token).await;
+    let (token, uid) = app.customer("13512360009").await;
     let address = home_address(&app, &token).await;
     let mut cola = crate::cart_coupons::template(
         "COLA1",
@@ -317,24 +308,15 @@ async fn a_coupon_item_is_a_line_the_kitchen_makes() {
         },
     );
     cola.validity = Validity::AfterIssue { days: 7 };
-    let cola = give(&app, &cola, uid, "cola").await;
+    let cola = app.give_coupon(&cola, uid, "cola").await;
     add(
         &app,
         Auth::User(&token),
         json!([{"productCode": "SD001", "quantity": 2}]),
     )
     .await;
-    crate::cart::cart_call(
-        &app,
-        reqwest::Method::POST,
-        "/api/v1/cart/coupon-items",
-        Some(&json!({"couponCode": cola})),
-        Auth::User(&token),
-    )
-    .await
-    .assert_ok();
-    let priced = reserve(&app, &token, json!({"orderType": 0, "storeCode": "SH001"})).await;
-    let priced = priced.assert_ok().clone();
+    app.add_coupon_item(&token, &cola).await.assert_ok();
+    let priced = app.priced_delivery(&token).await;
     assert_eq!(yuan(&priced["priceOfProduct"]), 6400 + 800);
     assert_eq!(yuan(&priced["couponDiscountsAmount"]), 800);
     let mut body = submit_body(&priced, Some(address), "offline");

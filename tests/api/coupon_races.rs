@@ -155,16 +155,13 @@ pub async fn check_invariants(app: &TestApp) {
 async fn two_hundred_claims_against_fifty_left_issue_exactly_fifty() {
     let app = spawn_app().await;
     let repo = app.app_state.coupons.repo();
-    let now = app.clock.now_ms();
-    repo.upsert_template(&template("RACE50", Some(60), None), now)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("RACE50", Some(60), None))
+        .await;
     let ids = users(&app, "1351239", 201).await;
     // Ten issued before: fifty left.
     for _ in 0..10 {
-        repo.issue("RACE50", ids[200], IssueSource::Collect, None, now)
-            .await
-            .unwrap();
+        app.issue_coupon("RACE50", ids[200], IssueSource::Collect, None)
+            .await;
     }
     let coupons = Arc::new(app.app_state.coupons.clone());
     let tasks: Vec<_> = ids[..200]
@@ -191,13 +188,8 @@ async fn two_hundred_claims_against_fifty_left_issue_exactly_fifty() {
 #[tokio::test]
 async fn fifty_parallel_claims_of_one_user_stop_at_the_per_user_limit() {
     let app = spawn_app().await;
-    let now = app.clock.now_ms();
-    app.app_state
-        .coupons
-        .repo()
-        .upsert_template(&template("LIMIT3", None, Some(3)), now)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("LIMIT3", None, Some(3)))
+        .await;
     let uid = users(&app, "1351238", 1).await[0];
     let coupons = Arc::new(app.app_state.coupons.clone());
     let tasks: Vec<_> = (0..50)
@@ -222,18 +214,12 @@ async fn fifty_parallel_claims_of_one_user_stop_at_the_per_user_limit() {
 async fn a_thousand_checkouts_locking_one_coupon_one_holds_it() {
     let app = spawn_app().await;
     let repo = app.app_state.coupons.repo();
-    let now = app.clock.now_ms();
-    repo.upsert_template(&template("ONCE", None, None), now)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("ONCE", None, None))
+        .await;
     let uid = users(&app, "1351237", 1).await[0];
-    let code = repo
-        .issue("ONCE", uid, IssueSource::Collect, None, now)
-        .await
-        .unwrap()
-        .coupon()
-        .coupon_code
-        .clone();
+    let code = app
+        .issue_coupon("ONCE", uid, IssueSource::Collect, None)
+        .await;
     let app = Arc::new(app);
     let tasks: Vec<_> = (0..1000)
         .map(|i| {
@@ -275,17 +261,12 @@ async fn a_give_back_retried_after_a_crash_and_run_concurrently_returns_once() {
     let app = spawn_app().await;
     let repo = app.app_state.coupons.repo();
     let now = app.clock.now_ms();
-    repo.upsert_template(&template("BACK", None, None), now)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("BACK", None, None))
+        .await;
     let uid = users(&app, "1351236", 1).await[0];
-    let code = repo
-        .issue("BACK", uid, IssueSource::Collect, None, now)
-        .await
-        .unwrap()
-        .coupon()
-        .coupon_code
-        .clone();
+    let code = app
+        .issue_coupon("BACK", uid, IssueSource::Collect, None)
+        .await;
     checkout(&app, uid, &code, "CRASH1").await.unwrap();
     // The order closes: its give-back is on the outbox (due in an hour, so the app's own sweep,
     // every 500 ms in tests, leaves it to us); a worker starts it and dies before committing.
@@ -349,20 +330,14 @@ async fn a_give_back_retried_after_a_crash_and_run_concurrently_returns_once() {
 async fn the_sweep_gives_back_what_a_closed_order_still_locks_and_uses_what_a_paid_one_does() {
     let app = spawn_app().await;
     let repo = app.app_state.coupons.repo();
-    let now = app.clock.now_ms();
-    repo.upsert_template(&template("SWEEP", None, None), now)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("SWEEP", None, None))
+        .await;
     let uid = users(&app, "1351235", 1).await[0];
     let mut codes = Vec::new();
     for (i, state) in [(0, 9), (1, 6), (2, 5)] {
-        let code = repo
-            .issue("SWEEP", uid, IssueSource::Collect, None, now)
-            .await
-            .unwrap()
-            .coupon()
-            .coupon_code
-            .clone();
+        let code = app
+            .issue_coupon("SWEEP", uid, IssueSource::Collect, None)
+            .await;
         checkout(&app, uid, &code, &format!("SW{i}")).await.unwrap();
         // The order moved without its hook running (a node died after the move).
         sqlx::query("UPDATE orders SET state = $1 WHERE order_no = $2")
@@ -403,10 +378,8 @@ async fn random_interleavings_keep_every_coupon_in_one_state() {
     use rand::{Rng, SeedableRng};
     let app = spawn_app().await;
     let repo = app.app_state.coupons.repo();
-    let start = app.clock.now_ms();
-    repo.upsert_template(&template("MODEL", Some(25), Some(10)), start)
-        .await
-        .unwrap();
+    app.save_coupon_template(&template("MODEL", Some(25), Some(10)))
+        .await;
     let ids = users(&app, "1351234", 3).await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(24);
     // The oracle: coupon code → (owner, status, order, valid_to).

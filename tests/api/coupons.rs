@@ -14,12 +14,6 @@ use serde_json::{json, Value};
 
 const OPS: &str = "test-ops-token";
 
-async fn uid(app: &TestApp, token: &str) -> i64 {
-    app.get_auth("/api/v1/me", Some(token)).await.assert_ok()["id"]
-        .as_i64()
-        .unwrap()
-}
-
 async fn tab(app: &TestApp, token: &str, status: &str) -> Value {
     app.get_auth(&format!("/api/v1/coupons?status={status}"), Some(token))
         .await
@@ -82,26 +76,14 @@ async fn offers_collect_and_the_list_in_both_languages() {
         .assert_error(401, "401");
 
     let token = app.register("13512360001").await;
-    let got = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_50_8",
-            &json!({}),
-            Some(&token),
-        )
-        .await;
+    let got = app.collect(&token, "CP_CASH_50_8").await;
     let got = got.assert_ok().clone();
     assert_eq!(got["status"], "issued");
     assert_eq!(got["statusLabel"], "可使用");
     assert_eq!(got["kind"], "cashOff");
     assert_eq!(got["scopeText"], "全部商品");
     // Per-user limit 1: the second is refused, in the request's language.
-    let again = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_50_8",
-            &json!({}),
-            Some(&token),
-        )
-        .await;
+    let again = app.collect(&token, "CP_CASH_50_8").await;
     again.assert_error(409, "409");
     assert_eq!(again.err_msg(), "您已领取过");
     let again = app
@@ -114,11 +96,9 @@ async fn offers_collect_and_the_list_in_both_languages() {
         )
         .await;
     assert_eq!(again.err_msg(), "You have already collected this");
-    app.post("/api/v1/coupons/collect/NOPE", &json!({}), Some(&token))
-        .await
-        .assert_error(404, "404");
+    app.collect(&token, "NOPE").await.assert_error(404, "404");
     // Not collectable: as if it did not exist.
-    app.post("/api/v1/coupons/collect/CP_COLA", &json!({}), Some(&token))
+    app.collect(&token, "CP_COLA")
         .await
         .assert_error(404, "404");
     let offers = app.get_auth("/api/v1/coupons/offers", Some(&token)).await;
@@ -140,13 +120,7 @@ async fn offers_collect_and_the_list_in_both_languages() {
         .find(|o| o["ruleId"] == "CP_CASH_100_20")
         .unwrap();
     assert_eq!(cash["canCollect"], true);
-    app.post(
-        "/api/v1/coupons/collect/CP_PIZZA_80",
-        &json!({}),
-        Some(&token),
-    )
-    .await
-    .assert_ok();
+    app.collect(&token, "CP_PIZZA_80").await.assert_ok();
 
     let available = tab(&app, &token, "available").await;
     assert_eq!(available["total"], 2);
@@ -270,17 +244,8 @@ async fn transfer_is_refused_while_locked_and_moves_the_coupon_to_the_recipient(
     let app = spawn_app().await;
     let sender = app.register("13512360005").await;
     let recipient = app.register("13512360006").await;
-    let sender_id = uid(&app, &sender).await;
-    let coupon = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_100_20",
-            &json!({}),
-            Some(&sender),
-        )
-        .await
-        .assert_ok()
-        .clone();
-    let code = coupon["couponCode"].as_str().unwrap().to_string();
+    let sender_id = app.user_id(&sender).await;
+    let code = app.collected(&sender, "CP_CASH_100_20").await;
     let path = format!("/api/v1/coupons/{code}/transfer");
     // Held by an order: refused.
     checkout(&app, sender_id, &code, "TR0001").await.unwrap();
@@ -338,17 +303,7 @@ async fn transfer_is_refused_while_locked_and_moves_the_coupon_to_the_recipient(
     app.post(&path, &json!({"cellPhone": "13512360006"}), Some(&sender))
         .await
         .assert_error(409, "409");
-    let fixed = app
-        .post(
-            "/api/v1/coupons/collect/CP_PIZZA_80",
-            &json!({}),
-            Some(&sender),
-        )
-        .await
-        .assert_ok()["couponCode"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let fixed = app.collected(&sender, "CP_PIZZA_80").await;
     app.post(
         &format!("/api/v1/coupons/{fixed}/transfer"),
         &json!({"cellPhone": "13512360006"}),
@@ -364,32 +319,11 @@ async fn a_cancelled_order_gives_its_coupon_back_once() {
     let app = spawn_app().await;
     let items = json!([{"productCode": "SD001", "quantity": 4}]);
     let (token, body) = ready_to_submit(&app, "13512360007", items).await;
-    let coupon = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_100_20",
-            &json!({}),
-            Some(&token),
-        )
-        .await
-        .assert_ok()["couponCode"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let coupon = app.collected(&token, "CP_CASH_100_20").await;
     // The cart now applies the coupon: submit with what it shows, and the checkout locks it
     // in the order's transaction.
-    let cart = app.get_auth("/api/v1/cart", Some(&token)).await;
-    let cart = cart.assert_ok();
+    let (order_no, cart) = app.submit_as_the_cart_shows(&token, body).await;
     assert_eq!(cart["osCoupons"], json!([coupon]));
-    let mut body = body;
-    body["orderAmount"] = cart["orderAmount"].clone();
-    body["osCoupons"] = cart["osCoupons"].clone();
-    let order_no = app
-        .post("/api/v1/orders", &body, Some(&token))
-        .await
-        .assert_ok()["orderNo"]
-        .as_str()
-        .unwrap()
-        .to_string();
     let locked = app
         .app_state
         .coupons
@@ -483,8 +417,7 @@ async fn the_chain_lists_templates_and_issues_once_per_request() {
 #[tokio::test]
 async fn a_coupon_gift_is_delivered_once_as_a_coupon() {
     let app = spawn_app().await;
-    let token = app.register("13512360009").await;
-    let user = uid(&app, &token).await;
+    let (token, user) = app.customer("13512360009").await;
     let levels = app.app_state.loyalty.members().levels().await.unwrap();
     let option = levels
         .iter()
@@ -546,30 +479,9 @@ async fn a_failed_give_back_says_so_with_the_store_phone_and_the_sweep_finishes_
     let app = spawn_app().await;
     let items = json!([{"productCode": "SD001", "quantity": 4}]);
     let (token, body) = ready_to_submit(&app, "13512360010", items).await;
-    let coupon = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_100_20",
-            &json!({}),
-            Some(&token),
-        )
-        .await
-        .assert_ok()["couponCode"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let coupon = app.collected(&token, "CP_CASH_100_20").await;
     // The checkout locks the coupon the cart applies (submitted as the cart shows it).
-    let cart = app.get_auth("/api/v1/cart", Some(&token)).await;
-    let cart = cart.assert_ok();
-    let mut body = body;
-    body["orderAmount"] = cart["orderAmount"].clone();
-    body["osCoupons"] = cart["osCoupons"].clone();
-    let order_no = app
-        .post("/api/v1/orders", &body, Some(&token))
-        .await
-        .assert_ok()["orderNo"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (order_no, _) = app.submit_as_the_cart_shows(&token, body).await;
     let locked = app
         .app_state
         .coupons
@@ -628,18 +540,8 @@ async fn a_completed_cash_order_uses_its_coupon_and_the_chain_refund_gives_it_ba
     let items = json!([{"productCode": "SD001", "quantity": 2}]);
     let (token, mut body) = ready_to_submit(&app, "13512360011", items).await;
     body["paymentType"] = json!("offline");
-    let user = uid(&app, &token).await;
-    let coupon = app
-        .post(
-            "/api/v1/coupons/collect/CP_CASH_100_20",
-            &json!({}),
-            Some(&token),
-        )
-        .await
-        .assert_ok()["couponCode"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let user = app.user_id(&token).await;
+    let coupon = app.collected(&token, "CP_CASH_100_20").await;
     let order_no = app
         .post("/api/v1/orders", &body, Some(&token))
         .await

@@ -1,5 +1,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
+mod coupons;
+mod paid_order;
+
+pub use paid_order::{Attempt, PaidOrder};
+
 use actors::clock::Clock;
 use pizza_order::app::Application;
 use pizza_order::config::Settings;

@@ -2,9 +2,8 @@
 //! The kitchen screen's contract: order lines in the store's language (zh) whatever language the
 //! customer ordered in, the flags on the card, and the history of today's closed orders.
 
-use crate::cart::{add, cart_call, Auth};
 use crate::helpers::{demo, spawn_app, Answer, TestApp};
-use crate::payments::tablet_login;
+use crate::payments::{ready_to_submit, tablet_login};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -18,36 +17,9 @@ async fn cash_order_in_en(
     items: Value,
     extra: Value,
 ) -> (String, String) {
-    let token = app.register(phone).await;
-    let sh001 = demo()
-        .stores
-        .into_iter()
-        .find(|s| s.store_code == "SH001")
-        .unwrap();
-    let address = json!({"name": "张三", "phone": "13812345678", "baseAddress": "上海市黄浦区西藏中路236号",
-        "houseNumber": "5楼501", "lat": format!("{:.6}", sh001.lat), "lng": format!("{:.6}", sh001.lng), "cityName": "上海市"});
-    let address = app
-        .post("/api/v1/addresses", &address, Some(&token))
-        .await
-        .assert_ok()["id"]
-        .as_i64()
-        .unwrap();
-    add(app, Auth::User(&token), items).await;
-    app.clock.advance_ms(1_000);
-    let cart = cart_call(
-        app,
-        Method::POST,
-        "/api/v1/orders/reservation",
-        Some(&json!({"orderType": 0, "storeCode": "SH001"})),
-        Auth::User(&token),
-    )
-    .await;
-    let cart = cart.assert_ok().clone();
-    let mut body = json!({
-        "orderType": 0, "consignAddressId": address, "paymentType": "offline", "tableware": 0,
-        "orderProductAmount": cart["priceOfProduct"], "activityAmount": cart["discountAmount"],
-        "freightAmount": cart["deliveryFeeAfterPE"], "orderAmount": cart["orderAmount"],
-    });
+    let (token, mut body) = ready_to_submit(app, phone, items).await;
+    body["paymentType"] = json!("offline");
+    body["tableware"] = json!(0);
     for (k, v) in extra.as_object().unwrap() {
         body[k] = v.clone();
     }

@@ -4,10 +4,8 @@
 //! follows every move in order. Runs with TEST_REDIS_URL (the Redis variant of the suite);
 //! the watching client is the official socket.io-client (tests/realtime/node).
 
-use crate::helpers::spawn_app;
-use crate::payments::{
-    create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
-};
+use crate::helpers::{spawn_app, PaidOrder};
+use crate::payments::{order, tablet_login};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -30,10 +28,9 @@ async fn a_customer_on_one_node_follows_a_tablet_on_another() {
         return;
     }
     let b = a.second_node().await;
-    let (token, order_no) = unpaid_order(&a, "13512390001").await;
-    let created = create_payment(&a, &token, &order_no).await;
-    pay_at_cashier(&a, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&a, &token, &order_no, 6).await;
+    let PaidOrder {
+        token, order_no, ..
+    } = a.paid_order("13512390001").await;
     let view = order(&a, &token, &order_no).await["viewToken"]
         .as_str()
         .unwrap()

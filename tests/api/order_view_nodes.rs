@@ -3,10 +3,8 @@
 //! moves, the next read shows the move; on another node, once the bus delivers (with
 //! TEST_REDIS_URL), or once its memory is older than its max age (nodes without a shared bus).
 
-use crate::helpers::spawn_app;
-use crate::payments::{
-    create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
-};
+use crate::helpers::{spawn_app, PaidOrder};
+use crate::payments::{order, tablet_login};
 use pizza_order::http::orders::views::MAX_AGE_MS;
 use serde_json::json;
 use std::time::Duration;
@@ -15,10 +13,9 @@ use std::time::Duration;
 async fn a_move_on_one_node_shows_in_the_detail_on_both() {
     let a = spawn_app().await;
     let b = a.second_node().await;
-    let (token, order_no) = unpaid_order(&a, "13512390201").await;
-    let created = create_payment(&a, &token, &order_no).await;
-    pay_at_cashier(&a, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&a, &token, &order_no, 6).await;
+    let PaidOrder {
+        token, order_no, ..
+    } = a.paid_order("13512390201").await;
     let staff = tablet_login(&a, "SH001").await;
     let client = reqwest::Client::new();
     let detail_on_b = || async {

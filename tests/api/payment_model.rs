@@ -19,6 +19,7 @@ use actors::db::orders::OrderRow;
 use actors::db::payments::PaymentRow;
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::{Actor as Mover, Command};
+use actors::domain::payments::state::PaymentState;
 use actors::providers::payment::NotifyStatus;
 use fake::Ledger;
 use invariants::{check, sig, Sig};
@@ -354,13 +355,13 @@ async fn concurrent_notifies_queries_and_expiry_settle_once() {
             .rows
             .iter()
             .flatten()
-            .filter(|r| r.state == "paid")
+            .filter(|r| r.state == PaymentState::Paid)
             .count();
         let refunded = seen
             .rows
             .iter()
             .flatten()
-            .filter(|r| r.state == "refunded")
+            .filter(|r| r.state == PaymentState::Refunded)
             .count();
         assert_eq!(
             kept + refunded,

@@ -5,13 +5,14 @@
 //! comes back on demand; start-up re-arms the timers of open attempts and expires overdue ones;
 //! and two nodes receiving the same notify settle it once.
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app, Attempt, TestApp};
 use crate::payment_model::fake::{FakeProvider, TradeState};
-use crate::payments::{create_payment, pay_at_cashier, unpaid_order};
+use crate::payments::{pay_at_cashier, unpaid_order};
 use actors::clock::Clock;
 use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::state as s;
+use actors::domain::payments::state::PaymentState;
 use actors::payments::{PaymentService, Restored, PAYMENT_LIFETIME_MS};
 use actors::providers::payment::{
     CloseOutcome, CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError,
@@ -179,7 +180,7 @@ fn service_on(
 }
 
 /// Polls (real time: the timer runs on the actor thread) until the attempt is in `state`.
-async fn until_row_state(rig: &Rig, payment_id: &str, state: &str) -> PaymentRow {
+async fn until_row_state(rig: &Rig, payment_id: &str, state: PaymentState) -> PaymentRow {
     for _ in 0..100 {
         let row = rig.row(payment_id).await;
         if row.state == state {
@@ -250,7 +251,7 @@ async fn a_notify_and_queries_of_one_attempt_at_once_take_turns() {
     let order = rig.order().await;
     assert_eq!(order.state, s::PAID);
     assert_eq!(order.paid_by.as_deref(), Some(first.payment_id.as_str()));
-    assert_eq!(rig.row(&first.payment_id).await.state, "paid");
+    assert_eq!(rig.row(&first.payment_id).await.state, PaymentState::Paid);
     // Settled: its session keeps no timer; the other attempt's still runs.
     let service = &rig.service;
     assert_eq!(
@@ -282,14 +283,14 @@ async fn the_timer_expires_the_attempt_at_its_deadline_and_not_before() {
     // The timer fires on time by the wall, but the service's clock has not moved: early, so it
     // waits again for the deadline and expires nothing.
     tokio::time::sleep(Duration::from_millis(600)).await;
-    assert_eq!(rig.row(&row.payment_id).await.state, "pending");
+    assert_eq!(rig.row(&row.payment_id).await.state, PaymentState::Pending);
     assert_eq!(
         node.timer_deadline(&row.payment_id).await.unwrap(),
         Some(row.expires_at)
     );
 
     rig.clock.advance_ms(300);
-    let closed = until_row_state(&rig, &row.payment_id, "closed").await;
+    let closed = until_row_state(&rig, &row.payment_id, PaymentState::Closed).await;
     assert_eq!(closed.fail_reason.as_deref(), Some("expired"));
     // The order moves right after the row, in the same turn: the next message waits for it.
     assert_eq!(node.timer_deadline(&row.payment_id).await.unwrap(), None);
@@ -323,7 +324,7 @@ async fn start_up_rearms_open_attempts_and_expires_overdue_ones_at_once() {
         },
         "young and paid armed (paid has not been told yet), old expired"
     );
-    assert_eq!(rig.row(&old.payment_id).await.state, "closed");
+    assert_eq!(rig.row(&old.payment_id).await.state, PaymentState::Closed);
     assert_eq!(
         rig.order().await.state,
         s::UNPAID,
@@ -349,7 +350,7 @@ async fn close_and_refund_go_through_the_session_and_end_its_timer() {
     rig.notify(&kept.payment_id).await.unwrap();
     rig.notify(&twice.payment_id).await.unwrap();
     let refunded = rig.row(&twice.payment_id).await;
-    assert_eq!(refunded.state, "refunded");
+    assert_eq!(refunded.state, PaymentState::Refunded);
     assert_eq!(refunded.refund_reason.as_deref(), Some("duplicate"));
 
     // The customer cancels: the open attempt is closed (asked first), the kept one refunded.
@@ -371,13 +372,16 @@ async fn close_and_refund_go_through_the_session_and_end_its_timer() {
         1
     );
     let closed = rig.row(&open.payment_id).await;
-    assert_eq!(closed.state, "closed");
+    assert_eq!(closed.state, PaymentState::Closed);
     assert_eq!(closed.fail_reason.as_deref(), Some("order_cancelled"));
     assert_eq!(
         rig.service.refund_order(&rig.order_no).await.unwrap(),
         kept.amount
     );
-    assert_eq!(rig.row(&kept.payment_id).await.state, "refunded");
+    assert_eq!(
+        rig.row(&kept.payment_id).await.state,
+        PaymentState::Refunded
+    );
     for p in [&kept, &twice, &open] {
         let deadline = rig.service.timer_deadline(&p.payment_id).await.unwrap();
         assert_eq!(deadline, None, "{} keeps no timer", p.payment_id);
@@ -406,7 +410,7 @@ async fn an_idle_session_stops_unless_its_timer_is_pending_and_comes_back_on_dem
         "the settled attempt's session stopped; the open one keeps its timer"
     );
     let again = rig.service.refresh(&settled.payment_id).await.unwrap();
-    assert_eq!(again.state, "paid");
+    assert_eq!(again.state, PaymentState::Paid);
     assert_eq!(rig.service.live_sessions(), 2);
     assert_eq!(
         rig.service.timer_deadline(&open.payment_id).await.unwrap(),
@@ -420,9 +424,11 @@ async fn an_idle_session_stops_unless_its_timer_is_pending_and_comes_back_on_dem
 async fn an_attempt_created_on_one_node_and_notified_on_another_settles_once() {
     let a = spawn_app().await;
     let b = a.second_node().await;
-    let (token, order_no) = unpaid_order(&a, "13512391007").await;
-    let created = create_payment(&a, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let Attempt {
+        order_no,
+        payment_id,
+        ..
+    } = a.order_with_attempt("13512391007").await;
     // The sandbox would post the notify to A; it is lost, and delivered by hand instead.
     a.app_state
         .sandbox_payments
@@ -469,5 +475,5 @@ async fn an_attempt_created_on_one_node_and_notified_on_another_settles_once() {
     assert_eq!(payment_moves, 1, "one payment move: {history:?}");
     let row = a.app_state.payments.repo().get(&payment_id).await.unwrap();
     let row = row.unwrap();
-    assert_eq!((row.state.as_str(), row.refunded), ("paid", Fen::ZERO));
+    assert_eq!((row.state, row.refunded), (PaymentState::Paid, Fen::ZERO));
 }

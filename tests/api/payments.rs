@@ -4,8 +4,10 @@
 //! refund, and staying inside its store.
 
 use crate::cart::{add, cart_call, Auth};
-use crate::helpers::{demo, spawn_app, Answer, TestApp};
+use crate::helpers::{demo, spawn_app, Answer, Attempt, PaidOrder, TestApp};
 use actors::bus::{Event, PaymentOutcome};
+use actors::db::DbError;
+use actors::domain::payments::state::PaymentState;
 use actors::providers::payment::{encode_form, sign_params};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -278,10 +280,7 @@ async fn a_failed_or_cancelled_payment_can_be_paid_again() {
         .as_str()
         .unwrap()
         .contains("customestatus=1"));
-    let third = create_payment(&app, &token, &order_no).await;
-    let third_id = third["paymentId"].as_str().unwrap();
-    pay_at_cashier(&app, third_id, "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    let third_id = &app.pay(&token, &order_no).await.payment_id;
     let status = app
         .get_auth(&format!("/api/v1/payments/{third_id}"), Some(&token))
         .await;
@@ -391,9 +390,11 @@ async fn a_notify_applies_once_however_often_it_comes() {
 #[tokio::test]
 async fn an_unpaid_order_is_cancelled_after_thirty_minutes() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370004").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id,
+    } = app.order_with_attempt("13512370004").await;
     app.clock.advance_ms(29 * 60_000);
     app.app_state.payments.expire_due().await.unwrap();
     assert_eq!(
@@ -421,10 +422,9 @@ async fn an_unpaid_order_is_cancelled_after_thirty_minutes() {
 #[tokio::test]
 async fn refusing_a_paid_order_refunds_it_and_tablets_stay_in_their_store() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370005").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    let PaidOrder {
+        token, order_no, ..
+    } = app.paid_order("13512370005").await;
 
     // Another store's manager can neither see nor move it; a customer token is no staff token.
     let other = tablet_login(&app, "SH002").await;
@@ -470,10 +470,9 @@ async fn refusing_a_paid_order_refunds_it_and_tablets_stay_in_their_store() {
 #[tokio::test]
 async fn the_customer_cancels_before_acceptance_and_a_paid_order_is_refunded() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370006").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    let PaidOrder {
+        token, order_no, ..
+    } = app.paid_order("13512370006").await;
     let cancelled = app
         .post(
             &format!("/api/v1/orders/{order_no}/cancel"),
@@ -492,10 +491,11 @@ async fn the_customer_cancels_before_acceptance_and_a_paid_order_is_refunded() {
     assert_eq!(cancelled["payment"]["state"], "refunded");
 
     // After acceptance it is too late.
-    let (token2, order2) = unpaid_order(&app, "13512370007").await;
-    let p = create_payment(&app, &token2, &order2).await;
-    pay_at_cashier(&app, p["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token2, &order2, 6).await;
+    let PaidOrder {
+        token: token2,
+        order_no: order2,
+        ..
+    } = app.paid_order("13512370007").await;
     let staff = tablet_login(&app, "SH001").await;
     tablet(&app, &staff, &order2, "accept", json!({}))
         .await
@@ -534,10 +534,9 @@ async fn anyone_with_the_view_token_can_follow_an_order() {
 #[tokio::test]
 async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retried() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370009").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    let PaidOrder {
+        token, order_no, ..
+    } = app.paid_order("13512370009").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.fail_next_refund(actors::providers::payment::PaymentError::rejected(
         "01",
@@ -577,4 +576,31 @@ async fn a_refused_refund_tells_the_customer_to_call_the_store_and_can_be_retrie
         )
         .await;
     assert_eq!(retried.assert_ok()["payment"]["state"], "refunded");
+}
+
+/// A payment's state is parsed once, as the repository reads the row: a value no
+/// [`PaymentState`] stores is an error, never a guess.
+#[tokio::test]
+async fn a_stored_state_that_names_no_payment_state_is_a_read_error() {
+    let app = spawn_app().await;
+    let Attempt {
+        order_no,
+        payment_id,
+        ..
+    } = app.order_with_attempt("13512370010").await;
+    let payment_id = payment_id.as_str();
+    let repo = app.app_state.payments.repo();
+    let row = repo.get(payment_id).await.unwrap().unwrap();
+    assert_eq!(row.state, PaymentState::Pending);
+    sqlx::query("UPDATE payments SET state = 'Pending' WHERE payment_id = $1")
+        .bind(payment_id)
+        .execute(app.app_state.db.pool())
+        .await
+        .unwrap();
+    let err = repo.get(payment_id).await.unwrap_err();
+    assert!(
+        matches!(&err, DbError::Conflict(what) if what == "payment state Pending"),
+        "{err}"
+    );
+    assert!(repo.for_order(&order_no).await.is_err());
 }

@@ -6,7 +6,7 @@
 //! the database.
 
 use crate::helpers::{spawn_app, TestApp};
-use crate::payments::{create_payment, pay_at_cashier, tablet_login, unpaid_order, until_state};
+use crate::payments::{tablet_login, unpaid_order};
 use serde_json::{json, Value};
 
 async fn queue_on_b(b: &str, staff: &str, scope: &str) -> Value {
@@ -61,9 +61,7 @@ async fn an_order_paid_and_moved_on_one_node_is_in_the_next_queue_read_on_anothe
     let (token2, second) = unpaid_order(&a, "13512380202").await;
     assert_eq!(queue_on_b(&b, &staff, "active").await, json!([]), "unpaid");
     for (token, order_no) in [(&token, &first), (&token2, &second)] {
-        let created = create_payment(&a, token, order_no).await;
-        pay_at_cashier(&a, created["paymentId"].as_str().unwrap(), "success").await;
-        until_state(&a, token, order_no, 6).await;
+        a.pay(token, order_no).await;
     }
     let on_b = queue_on_b(&b, &staff, "active").await;
     assert_eq!(numbers(&on_b), [first.as_str(), second.as_str()]);

@@ -2,10 +2,11 @@
 //! Reconciliation with the sandbox's statement, the sandbox ledger shared by nodes, and
 //! return URLs that stay on our site.
 
-use crate::helpers::{spawn_app, TestApp};
-use crate::payments::{create_payment, order, pay_at_cashier, unpaid_order, until_state};
+use crate::helpers::{spawn_app, Attempt, TestApp};
+use crate::payments::{order, pay_at_cashier, unpaid_order, until_state};
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::state as s;
+use actors::domain::payments::state::PaymentState;
 use actors::payments::reconcile::{runs::RunRepo, Finding};
 use actors::providers::payment::{CreatePayment, PayMethod, PaymentProvider};
 use chrono::NaiveDate;
@@ -23,11 +24,11 @@ fn today(app: &TestApp) -> NaiveDate {
 
 /// A paid trade at the sandbox whose notify never reached us: (token, orderNo, paymentId).
 async fn paid_without_notify(app: &TestApp, phone: &str) -> (String, String, String) {
-    let (token, order_no) = unpaid_order(app, phone).await;
-    let payment_id = create_payment(app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id,
+    } = app.order_with_attempt(phone).await;
     sandbox(app).lose_next_notify();
     pay_at_cashier(app, &payment_id, "success").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -55,7 +56,7 @@ async fn a_missed_notify_is_repaired_by_reconcile_and_only_once() {
     );
     assert!(matches!(
         &report.lines[0].finding,
-        Finding::MissedNotify { payment_id: id, our_state, .. } if *id == payment_id && our_state == "pending"
+        Finding::MissedNotify { payment_id: id, our_state, .. } if *id == payment_id && *our_state == PaymentState::Pending
     ));
     until_state(&app, &token, &order_no, u64::from(s::PAID)).await;
 
@@ -77,7 +78,7 @@ async fn a_missed_notify_is_repaired_by_reconcile_and_only_once() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(p.state, "paid");
+    assert_eq!(p.state, PaymentState::Paid);
     assert_eq!(order(&app, &token, &order_no).await["state"], s::PAID);
 
     // Both runs are recorded with their findings.
@@ -184,7 +185,11 @@ async fn the_daily_job_runs_each_day_once_after_two_oclock() {
         .await
         .unwrap()
         .unwrap();
-    assert!(p.state == "paid" || p.state == "refunded", "{}", p.state);
+    assert!(
+        p.state == PaymentState::Paid || p.state == PaymentState::Refunded,
+        "{}",
+        p.state
+    );
     let _ = (token, order_no);
     // Later that day: done already.
     app.clock.advance_ms(3 * 3_600_000);
@@ -204,11 +209,11 @@ async fn the_daily_job_runs_each_day_once_after_two_oclock() {
 async fn another_node_serves_the_cashier_and_the_settle_of_a_trade_it_did_not_create() {
     let app = spawn_app().await;
     let other = app.second_node().await;
-    let (token, order_no) = unpaid_order(&app, "13512379004").await;
-    let payment_id = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id,
+    } = app.order_with_attempt("13512379004").await;
     let cashier = app
         .client
         .get(format!("{other}/sandbox/cashier/{payment_id}"))

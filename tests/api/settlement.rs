@@ -4,10 +4,8 @@
 //! an attempt paid at the provider, a provider that cannot answer at expiry, a refund owed.
 //! Every interleaving is the model test's (`payment_model`).
 
-use crate::helpers::spawn_app;
-use crate::payments::{
-    create_payment, order, pay_at_cashier, tablet_login, unpaid_order, until_state,
-};
+use crate::helpers::{spawn_app, Attempt, PaidOrder};
+use crate::payments::{order, pay_at_cashier, tablet_login, until_state};
 use actors::domain::payments::settlement::REFUND_RETRY_FIRST_MS;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -18,15 +16,14 @@ use std::time::Duration;
 #[tokio::test]
 async fn the_earlier_attempt_paid_last_is_refunded_as_a_duplicate() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370010").await;
-    let first = create_payment(&app, &token, &order_no).await;
+    let Attempt {
+        token,
+        order_no,
+        payment_id: first,
+    } = app.order_with_attempt("13512370010").await;
     // A minute later the customer switches method.
     app.clock.advance_ms(60_000);
-    let second = create_payment(&app, &token, &order_no).await;
-    let (first, second) = (
-        first["paymentId"].as_str().unwrap().to_string(),
-        second["paymentId"].as_str().unwrap().to_string(),
-    );
+    let second = app.attempt(&token, &order_no).await;
     assert!(pay_at_cashier(&app, &second, "success").await.body["returnUrl"].is_string());
     until_state(&app, &token, &order_no, 6).await;
     assert!(pay_at_cashier(&app, &first, "success").await.body["returnUrl"].is_string());
@@ -107,9 +104,11 @@ async fn the_earlier_attempt_paid_last_is_refunded_as_a_duplicate() {
 #[tokio::test]
 async fn expiry_settles_an_attempt_paid_at_the_provider() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370011").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id,
+    } = app.order_with_attempt("13512370011").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     // The notify never reaches us (lost on the way): only expiry's question can find the
     // payment. (Failing the notify's confirmation query instead raced expiry's own query for
@@ -142,9 +141,11 @@ async fn expiry_settles_an_attempt_paid_at_the_provider() {
 #[tokio::test]
 async fn expiry_never_cancels_while_the_provider_cannot_answer() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370012").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id,
+    } = app.order_with_attempt("13512370012").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
         "down".into(),
@@ -168,11 +169,12 @@ async fn expiry_never_cancels_while_the_provider_cannot_answer() {
 #[tokio::test]
 async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370013").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    let payment_id = created["paymentId"].as_str().unwrap().to_string();
-    pay_at_cashier(&app, &payment_id, "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    let PaidOrder {
+        token,
+        order_no,
+        payment_id,
+        ..
+    } = app.paid_order("13512370013").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.fail_next_refund(actors::providers::payment::PaymentError::Unavailable(
         "down".into(),
@@ -220,15 +222,12 @@ async fn a_refund_the_provider_cannot_make_now_is_owed_and_retried() {
 #[tokio::test]
 async fn cancelling_an_unpaid_order_closes_its_open_attempts() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370014").await;
-    let paid = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let open = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id: paid,
+    } = app.order_with_attempt("13512370014").await;
+    let open = app.attempt(&token, &order_no).await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.lose_next_notify();
     assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
@@ -276,11 +275,11 @@ async fn cancelling_an_unpaid_order_closes_its_open_attempts() {
 #[tokio::test]
 async fn a_cancel_while_the_provider_is_down_leaves_the_attempt_to_expiry() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370015").await;
-    let id = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id: id,
+    } = app.order_with_attempt("13512370015").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.fail_next_query(actors::providers::payment::PaymentError::Unavailable(
         "down".into(),
@@ -330,15 +329,12 @@ async fn payment_in(app: &crate::helpers::TestApp, token: &str, id: &str, lang: 
 #[tokio::test]
 async fn a_refused_order_closes_its_open_attempts() {
     let app = spawn_app().await;
-    let (token, order_no) = unpaid_order(&app, "13512370016").await;
-    let paid = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let open = create_payment(&app, &token, &order_no).await["paymentId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let Attempt {
+        token,
+        order_no,
+        payment_id: paid,
+    } = app.order_with_attempt("13512370016").await;
+    let open = app.attempt(&token, &order_no).await;
     assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
     until_state(&app, &token, &order_no, 6).await;
     let store = order(&app, &token, &order_no).await["storeCode"]

@@ -3,8 +3,8 @@
 //! submit), a closed store refuses orders, busy lengthens promises, and the chain sees which
 //! stores have orders waiting and no tablet online (across nodes with Redis).
 
-use crate::helpers::{spawn_app, TestApp};
-use crate::payments::{create_payment, pay_at_cashier, ready_to_submit, tablet_login, until_state};
+use crate::helpers::{spawn_app, PaidOrder, TestApp};
+use crate::payments::{ready_to_submit, tablet_login};
 use actors::bus::Event;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -351,9 +351,7 @@ async fn the_chain_sees_stores_with_paid_orders_and_no_tablet() {
         .as_str()
         .unwrap()
         .to_string();
-    let created = create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
-    until_state(&app, &token, &order_no, 6).await;
+    app.pay(&token, &order_no).await;
     let list = unattended(&app).await;
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0]["storeCode"], "SH001");
@@ -384,12 +382,13 @@ async fn the_chain_sees_stores_with_paid_orders_and_no_tablet() {
 #[tokio::test]
 async fn busy_pushes_back_the_eta_of_orders_in_the_queue() {
     let app = spawn_app().await;
-    let (token, order_no) = crate::payments::unpaid_order(&app, "13512380004").await;
-    let created = create_payment(&app, &token, &order_no).await;
-    pay_at_cashier(&app, created["paymentId"].as_str().unwrap(), "success").await;
-    let quiet = until_state(&app, &token, &order_no, 6).await["eta"]
-        .as_i64()
-        .unwrap();
+    let PaidOrder {
+        token,
+        order_no,
+        order: paid,
+        ..
+    } = app.paid_order("13512380004").await;
+    let quiet = paid["eta"].as_i64().unwrap();
     let staff = tablet_login(&app, "SH001").await;
     app.put(
         "/api/v1/tablet/store/status",

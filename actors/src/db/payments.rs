@@ -1,12 +1,14 @@
 //! Payment attempts. Every change names the version it read, so a notify replayed or delivered
 //! twice at once changes the row once.
 //!
-//! States: `created` → `pending` (the provider has it) → `paid` / `failed` / `closed`; a paid
-//! attempt that does not keep the order's money goes `refunding` (the refund is owed: written
-//! before the provider is asked, retried until it answers) → `refunded`.
+//! States ([`PaymentState`], parsed here as a row is read): `created` → `pending` (the provider
+//! has it) → `paid` / `failed` / `closed`; a paid attempt that does not keep the order's money
+//! goes `refunding` (the refund is owed: written before the provider is asked, retried until it
+//! answers) → `refunded`.
 
 use super::{Db, DbError};
 use crate::domain::money::Fen;
+use crate::domain::payments::state::PaymentState;
 use sqlx::Row;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +19,7 @@ pub struct PaymentRow {
     pub method: String,
     pub provider: String,
     pub amount: Fen,
-    /// created, pending, paid, failed, closed, refunding, refunded.
-    pub state: String,
+    pub state: PaymentState,
     pub provider_trade_no: Option<String>,
     pub instructions: Option<serde_json::Value>,
     pub fail_reason: Option<String>,
@@ -39,6 +40,18 @@ const COLUMNS: &str = "payment_id, order_no, user_id, method, provider, amount, 
     provider_trade_no, instructions, fail_reason, refunded, refund_reason, refund_error, refund_attempts, \
     created_at, expires_at, updated_at, version";
 
+/// The `state` column, parsed: a value no [`PaymentState`] stores is an error, not a guess.
+pub(crate) fn read_state(r: &sqlx::any::AnyRow) -> Result<PaymentState, DbError> {
+    let state: String = r.try_get("state")?;
+    PaymentState::parse(&state).ok_or_else(|| DbError::Conflict(format!("payment state {state}")))
+}
+
+/// `'created', 'pending', …`: states inlined in a query (never user text).
+fn sql_list(states: &[PaymentState]) -> String {
+    let quoted: Vec<String> = states.iter().map(|s| format!("'{}'", s.as_str())).collect();
+    quoted.join(", ")
+}
+
 fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
     Ok(PaymentRow {
         payment_id: r.try_get("payment_id")?,
@@ -47,7 +60,7 @@ fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
         method: r.try_get("method")?,
         provider: r.try_get("provider")?,
         amount: Fen(r.try_get("amount")?),
-        state: r.try_get("state")?,
+        state: read_state(r)?,
         provider_trade_no: r.try_get("provider_trade_no")?,
         instructions: r
             .try_get::<Option<String>, _>("instructions")?
@@ -66,9 +79,9 @@ fn read(r: &sqlx::any::AnyRow) -> Result<PaymentRow, DbError> {
 }
 
 /// A change of a payment's state, with what comes with it.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PaymentChange {
-    pub state: String,
+    pub state: PaymentState,
     pub provider_trade_no: Option<String>,
     pub instructions: Option<serde_json::Value>,
     pub fail_reason: Option<String>,
@@ -76,6 +89,21 @@ pub struct PaymentChange {
     pub refund_reason: Option<String>,
     /// Set: the provider failed the owed refund once more (`refund_attempts` counts it).
     pub refund_error: Option<String>,
+}
+
+impl PaymentChange {
+    /// A move to `state` that changes nothing else.
+    pub fn to(state: PaymentState) -> PaymentChange {
+        PaymentChange {
+            state,
+            provider_trade_no: None,
+            instructions: None,
+            fail_reason: None,
+            refunded: None,
+            refund_reason: None,
+            refund_error: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -100,7 +128,7 @@ impl PaymentRepo {
         .bind(&p.method)
         .bind(&p.provider)
         .bind(p.amount.0)
-        .bind(&p.state)
+        .bind(p.state.as_str())
         .bind(p.created_at)
         .bind(p.expires_at)
         .bind(p.created_at)
@@ -136,8 +164,9 @@ impl PaymentRepo {
         since: i64,
     ) -> Result<Option<PaymentRow>, DbError> {
         let row = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE user_id = $1 AND state = 'pending' \
-             AND created_at > $2 ORDER BY created_at DESC LIMIT 1"
+            "SELECT {COLUMNS} FROM payments WHERE user_id = $1 AND state = '{}' \
+             AND created_at > $2 ORDER BY created_at DESC LIMIT 1",
+            PaymentState::Pending.as_str(),
         ))
         .bind(user_id)
         .bind(since)
@@ -150,8 +179,9 @@ impl PaymentRepo {
     /// whose 30 minutes are over, oldest first.
     pub async fn expired(&self, now: i64) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending', 'failed') \
-             AND expires_at <= $1 ORDER BY expires_at, payment_id"
+            "SELECT {COLUMNS} FROM payments WHERE state IN ({}) \
+             AND expires_at <= $1 ORDER BY expires_at, payment_id",
+            sql_list(&PaymentState::OPEN),
         ))
         .bind(now)
         .fetch_all(self.db.pool())
@@ -163,8 +193,9 @@ impl PaymentRepo {
     /// payment sessions re-arm their timers from these at start-up.
     pub async fn open_attempts(&self) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE state IN ('created', 'pending', 'failed') \
-             ORDER BY expires_at, payment_id"
+            "SELECT {COLUMNS} FROM payments WHERE state IN ({}) \
+             ORDER BY expires_at, payment_id",
+            sql_list(&PaymentState::OPEN),
         ))
         .fetch_all(self.db.pool())
         .await?;
@@ -174,7 +205,8 @@ impl PaymentRepo {
     /// Refunds owed: rows in `refunding`, oldest first.
     pub async fn owed_refunds(&self) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE state = 'refunding' ORDER BY updated_at, payment_id"
+            "SELECT {COLUMNS} FROM payments WHERE state = '{}' ORDER BY updated_at, payment_id",
+            PaymentState::Refunding.as_str(),
         ))
         .fetch_all(self.db.pool())
         .await?;
@@ -185,9 +217,10 @@ impl PaymentRepo {
     /// was interrupted (a crash, a database error) and is still to be decided.
     pub async fn unsettled_paid(&self) -> Result<Vec<PaymentRow>, DbError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM payments WHERE state = 'paid' AND NOT EXISTS \
+            "SELECT {COLUMNS} FROM payments WHERE state = '{}' AND NOT EXISTS \
              (SELECT 1 FROM orders o WHERE o.order_no = payments.order_no \
               AND o.paid_by = payments.payment_id AND o.state NOT IN ({}, {}))",
+            PaymentState::Paid.as_str(),
             crate::domain::ordering::order_machine::state::CANCELLED_BY_CUSTOMER,
             crate::domain::ordering::order_machine::state::REFUSED_BY_STORE,
         ))
@@ -214,7 +247,7 @@ impl PaymentRepo {
              updated_at = $8, version = version + 1 \
              WHERE payment_id = $9 AND version = $10",
         )
-        .bind(&change.state)
+        .bind(change.state.as_str())
         .bind(&change.provider_trade_no)
         .bind(change.instructions.as_ref().map(|v| v.to_string()))
         .bind(&change.fail_reason)

@@ -10,6 +10,7 @@ use crate::db::orders::OrderRow;
 use crate::db::payments::{PaymentChange, PaymentRepo, PaymentRow};
 use crate::domain::money::Fen;
 use crate::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
+use crate::domain::payments::state::PaymentState;
 use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{
     CreatePayment, NotifyStatus, PayInstructions, PayMethod, PaymentProvider, ProviderPaymentStatus,
@@ -75,7 +76,7 @@ impl PaymentCore {
             method: method.as_str().to_string(),
             provider: self.provider.name().to_string(),
             amount,
-            state: "created".into(),
+            state: PaymentState::Created,
             provider_trade_no: None,
             instructions: None,
             fail_reason: None,
@@ -105,10 +106,9 @@ impl PaymentCore {
         match self.provider.create(&request).await {
             Ok(instructions) => {
                 let change = PaymentChange {
-                    state: "pending".into(),
                     provider_trade_no: Some(instructions.provider_trade_no.clone()),
                     instructions: serde_json::to_value(&instructions).ok(),
-                    ..PaymentChange::default()
+                    ..PaymentChange::to(PaymentState::Pending)
                 };
                 if !self.change(&row, &change, now).await? {
                     return Err(PayFailure::Contended);
@@ -120,9 +120,8 @@ impl PaymentCore {
             }
             Err(e) => {
                 let change = PaymentChange {
-                    state: "failed".into(),
                     fail_reason: Some(e.to_string()),
-                    ..PaymentChange::default()
+                    ..PaymentChange::to(PaymentState::Failed)
                 };
                 self.change(&row, &change, now).await?;
                 Err(e.into())
@@ -143,14 +142,13 @@ impl PaymentCore {
                 .get(payment_id)
                 .await?
                 .ok_or(PayFailure::NotFound)?;
-            if p.state != "pending" && p.state != "created" {
+            if p.state != PaymentState::Pending && p.state != PaymentState::Created {
                 return Ok(Settled::AlreadyApplied);
             }
             let now = self.clock.now_ms();
             let change = PaymentChange {
-                state: "failed".into(),
                 fail_reason: Some(reason.to_string()),
-                ..PaymentChange::default()
+                ..PaymentChange::to(PaymentState::Failed)
             };
             if !self.change(&p, &change, now).await? {
                 continue;
@@ -228,14 +226,14 @@ impl PaymentCore {
             .await?
             .ok_or(PayFailure::NotFound)?;
         let due = p.expires_at <= self.clock.now_ms();
-        match p.state.as_str() {
-            "created" | "pending" if due => {
+        match p.state {
+            PaymentState::Created | PaymentState::Pending if due => {
                 // The provider being down must not break the status page: answer as stored.
                 if let Err(e) = self.expire_one(&p).await {
                     tracing::warn!(error = %e, payment_id, "payment expiry on query failed");
                 }
             }
-            "pending" => match self.provider.query(payment_id).await {
+            PaymentState::Pending => match self.provider.query(payment_id).await {
                 Ok(ProviderPaymentStatus::Paid {
                     trade_no, amount, ..
                 }) => {
@@ -252,7 +250,7 @@ impl PaymentCore {
                 Ok(ProviderPaymentStatus::Pending) => {}
                 Err(e) => tracing::warn!(error = %e, payment_id, "payment query failed"),
             },
-            "paid" => {
+            PaymentState::Paid => {
                 self.decide(&p).await?;
             }
             _ => {}

@@ -11,6 +11,7 @@ use super::{PayFailure, PaymentService};
 use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::ordering::order_machine::Command;
+use crate::domain::payments::state::PaymentState;
 use crate::providers::payment::{
     CloseOutcome, PaymentError, ProviderPaymentStatus, TRADE_NOT_EXIST,
 };
@@ -33,8 +34,8 @@ impl CloseReason {
 }
 
 /// Attempts that can still be paid or whose expiry has not run yet.
-pub(super) fn open(state: &str) -> bool {
-    matches!(state, "created" | "pending" | "failed")
+pub(super) fn open(state: PaymentState) -> bool {
+    state.is_open()
 }
 
 /// The provider has no such trade: our create never reached it, so nothing can be paid.
@@ -72,7 +73,7 @@ impl PaymentService {
     pub async fn close_open_attempts(&self, order_no: &str) -> Result<usize, PayFailure> {
         let mut done = 0;
         for p in self.repo().for_order(order_no).await? {
-            if !open(&p.state) {
+            if !open(p.state) {
                 continue;
             }
             match self
@@ -136,13 +137,12 @@ impl PaymentCore {
         let mut p = p.clone();
         let mut closed = false;
         for _ in 0..ATTEMPTS {
-            if !open(&p.state) {
+            if !open(p.state) {
                 return Ok(false);
             }
             let change = PaymentChange {
-                state: "closed".into(),
                 fail_reason: Some(reason.as_str().into()),
-                ..PaymentChange::default()
+                ..PaymentChange::to(PaymentState::Closed)
             };
             if self.change(&p, &change, now).await? {
                 closed = true;
@@ -169,7 +169,7 @@ impl PaymentCore {
             .for_order(&p.order_no)
             .await?
             .iter()
-            .any(|x| x.payment_id != p.payment_id && open(&x.state));
+            .any(|x| x.payment_id != p.payment_id && open(x.state));
         if !others_open {
             self.move_if_possible(&p.order_no, Command::PaymentExpired)
                 .await?;

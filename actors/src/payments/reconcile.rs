@@ -20,6 +20,7 @@ use super::{PayFailure, PaymentService, Settled, PAYMENT_LIFETIME_MS};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::domain::money::Fen;
+use crate::domain::payments::state::PaymentState;
 use crate::providers::payment::{StatementKind, StatementLine};
 use chrono::{NaiveDate, NaiveTime, TimeZone};
 use serde::{Deserialize, Serialize};
@@ -36,18 +37,22 @@ pub struct OurPayment {
     pub payment_id: String,
     pub order_no: String,
     pub amount: Fen,
-    /// created, pending, paid, failed, closed, refunded (and any later state: see
-    /// [`counts_as_paid`]).
-    pub state: String,
+    pub state: PaymentState,
     pub refunded: Fen,
     pub trade_no: Option<String>,
     pub created_at: i64,
 }
 
 /// Whether we hold the payment as having taken money: every state but the unpaid ones, so a
-/// state added later (a refund owed, say) is not mistaken for a missed notify.
-pub fn counts_as_paid(state: &str) -> bool {
-    !matches!(state, "created" | "pending" | "closed" | "failed")
+/// refund owed is not mistaken for a missed notify. A state added later must say which it is.
+pub fn counts_as_paid(state: PaymentState) -> bool {
+    match state {
+        PaymentState::Created
+        | PaymentState::Pending
+        | PaymentState::Closed
+        | PaymentState::Failed => false,
+        PaymentState::Paid | PaymentState::Refunding | PaymentState::Refunded => true,
+    }
 }
 
 /// One thing the comparison found that is not a match.
@@ -61,7 +66,7 @@ pub enum Finding {
         order_no: String,
         trade_no: String,
         amount: Fen,
-        our_state: String,
+        our_state: PaymentState,
     },
     #[serde(rename_all = "camelCase")]
     AmountMismatch {
@@ -97,7 +102,7 @@ pub enum Finding {
         payment_id: String,
         order_no: String,
         amount: Fen,
-        our_state: String,
+        our_state: PaymentState,
     },
 }
 
@@ -190,13 +195,13 @@ pub fn compare(from: i64, to: i64, lines: &[StatementLine], ours: &[OurPayment])
                 ours: our.amount,
                 provider: line.amount,
             });
-        } else if !counts_as_paid(&our.state) {
+        } else if !counts_as_paid(our.state) {
             out.findings.push(Finding::MissedNotify {
                 payment_id: line.payment_id.clone(),
                 order_no: our.order_no.clone(),
                 trade_no: line.trade_no.clone(),
                 amount: line.amount,
-                our_state: our.state.clone(),
+                our_state: our.state,
             });
         } else if let Some(ours) = our.trade_no.as_ref().filter(|t| **t != line.trade_no) {
             out.findings.push(Finding::TradeNoMismatch {
@@ -247,7 +252,7 @@ pub fn compare(from: i64, to: i64, lines: &[StatementLine], ours: &[OurPayment])
 
     let mut ours_sorted: Vec<&OurPayment> = ours
         .iter()
-        .filter(|p| in_day(p.created_at) && counts_as_paid(&p.state))
+        .filter(|p| in_day(p.created_at) && counts_as_paid(p.state))
         .collect();
     ours_sorted.sort_by(|a, b| (a.created_at, &a.payment_id).cmp(&(b.created_at, &b.payment_id)));
     for our in ours_sorted {
@@ -256,7 +261,7 @@ pub fn compare(from: i64, to: i64, lines: &[StatementLine], ours: &[OurPayment])
                 payment_id: our.payment_id.clone(),
                 order_no: our.order_no.clone(),
                 amount: our.amount,
-                our_state: our.state.clone(),
+                our_state: our.state,
             });
         }
     }

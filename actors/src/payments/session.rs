@@ -18,6 +18,7 @@ use super::expiry::{open, CloseReason};
 use super::{Outcome, PayFailure, Settled};
 use crate::db::payments::PaymentRow;
 use crate::domain::money::Fen;
+use crate::domain::payments::state::PaymentState;
 use crate::providers::payment::NotifyStatus;
 use actix::prelude::*;
 use std::future::Future;
@@ -77,7 +78,7 @@ impl PaymentSession {
             async move {
                 let answer = work.await;
                 let still_open = match core.repo.get(&id).await {
-                    Ok(Some(p)) => open(&p.state),
+                    Ok(Some(p)) => open(p.state),
                     Ok(None) => false,
                     // Unknown: keep the timer, it reads the row again when it fires.
                     Err(_) => true,
@@ -119,7 +120,7 @@ impl Actor for PaymentSession {
                 .map(|row, session, ctx| match row {
                     Ok(Some(p)) => {
                         let now = session.core.clock.now_ms();
-                        if let Some(deadline) = arm_at_start(&p.state, p.expires_at, now) {
+                        if let Some(deadline) = arm_at_start(p.state, p.expires_at, now) {
                             session.arm(ctx, deadline);
                         }
                     }
@@ -222,7 +223,7 @@ impl Handler<Expire> for PaymentSession {
         let (core, id) = (self.core.clone(), self.payment_id.clone());
         self.turn(async move {
             let p = Self::row(&core, &id).await?;
-            if !open(&p.state) || p.expires_at > core.clock.now_ms() {
+            if !open(p.state) || p.expires_at > core.clock.now_ms() {
                 return Ok(false);
             }
             core.expire_one(&p).await
@@ -237,7 +238,7 @@ impl Handler<Close> for PaymentSession {
         let (core, id) = (self.core.clone(), self.payment_id.clone());
         self.turn(async move {
             let p = Self::row(&core, &id).await?;
-            if !open(&p.state) {
+            if !open(p.state) {
                 return Ok(false);
             }
             core.close_one(&p, msg.0).await
@@ -283,7 +284,7 @@ impl Handler<Due> for PaymentSession {
                     Err(PayFailure::NotFound) => return (Ok(false), None),
                     Err(e) => return (Err(e), Some(core.clock.now_ms() + RETRY_MS)),
                 };
-                match on_fire(&p.state, p.expires_at, core.clock.now_ms()) {
+                match on_fire(p.state, p.expires_at, core.clock.now_ms()) {
                     Fire::Nothing => (Ok(false), None),
                     Fire::Wait(deadline) => (Ok(false), Some(deadline)),
                     Fire::Expire => match core.expire_one(&p).await {
@@ -322,7 +323,7 @@ pub fn delay_until(deadline: i64, now: i64) -> Duration {
 
 /// The deadline a starting session arms: an open attempt's, while it is still ahead (one
 /// already past it is expired by whoever started the session, or by the sweep).
-pub fn arm_at_start(state: &str, expires_at: i64, now: i64) -> Option<i64> {
+pub fn arm_at_start(state: PaymentState, expires_at: i64, now: i64) -> Option<i64> {
     (open(state) && expires_at > now).then_some(expires_at)
 }
 
@@ -337,7 +338,7 @@ pub enum Fire {
     Nothing,
 }
 
-pub fn on_fire(state: &str, expires_at: i64, now: i64) -> Fire {
+pub fn on_fire(state: PaymentState, expires_at: i64, now: i64) -> Fire {
     if !open(state) {
         Fire::Nothing
     } else if expires_at > now {
@@ -371,15 +372,15 @@ mod tests {
     #[test]
     fn a_starting_session_arms_open_attempts_whose_deadline_is_ahead() {
         for (state, expires_at, now, armed) in [
-            ("created", 10, 5, Some(10)),
-            ("pending", 10, 5, Some(10)),
-            ("failed", 10, 5, Some(10)),
-            ("pending", 10, 10, None),
-            ("pending", 10, 11, None),
-            ("paid", 10, 5, None),
-            ("refunding", 10, 5, None),
-            ("refunded", 10, 5, None),
-            ("closed", 10, 5, None),
+            (PaymentState::Created, 10, 5, Some(10)),
+            (PaymentState::Pending, 10, 5, Some(10)),
+            (PaymentState::Failed, 10, 5, Some(10)),
+            (PaymentState::Pending, 10, 10, None),
+            (PaymentState::Pending, 10, 11, None),
+            (PaymentState::Paid, 10, 5, None),
+            (PaymentState::Refunding, 10, 5, None),
+            (PaymentState::Refunded, 10, 5, None),
+            (PaymentState::Closed, 10, 5, None),
         ] {
             assert_eq!(
                 arm_at_start(state, expires_at, now),
@@ -392,13 +393,13 @@ mod tests {
     #[test]
     fn a_fired_timer_expires_only_open_attempts_that_are_due() {
         for (state, expires_at, now, fire) in [
-            ("pending", 10, 10, Fire::Expire),
-            ("created", 10, 20, Fire::Expire),
-            ("failed", 10, 20, Fire::Expire),
-            ("pending", 10, 9, Fire::Wait(10)),
-            ("paid", 10, 20, Fire::Nothing),
-            ("closed", 10, 20, Fire::Nothing),
-            ("refunding", 10, 20, Fire::Nothing),
+            (PaymentState::Pending, 10, 10, Fire::Expire),
+            (PaymentState::Created, 10, 20, Fire::Expire),
+            (PaymentState::Failed, 10, 20, Fire::Expire),
+            (PaymentState::Pending, 10, 9, Fire::Wait(10)),
+            (PaymentState::Paid, 10, 20, Fire::Nothing),
+            (PaymentState::Closed, 10, 20, Fire::Nothing),
+            (PaymentState::Refunding, 10, 20, Fire::Nothing),
         ] {
             assert_eq!(
                 on_fire(state, expires_at, now),

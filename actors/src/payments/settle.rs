@@ -16,6 +16,7 @@ use crate::bus::PaymentOutcome;
 use crate::db::payments::{PaymentChange, PaymentRow};
 use crate::domain::money::Fen;
 use crate::domain::payments::settlement::{refund_retry_due, verdict, RefundReason, Verdict};
+use crate::domain::payments::state::PaymentState;
 use crate::orders::OrderFailure;
 use crate::providers::payment::PaymentError;
 
@@ -60,21 +61,23 @@ impl PaymentCore {
                     got: amount,
                 });
             }
-            if matches!(p.state.as_str(), "paid" | "refunding" | "refunded") {
+            if matches!(
+                p.state,
+                PaymentState::Paid | PaymentState::Refunding | PaymentState::Refunded
+            ) {
                 self.decide(&p).await?;
                 return Ok(Settled::AlreadyApplied);
             }
             let now = self.clock.now_ms();
             let change = PaymentChange {
-                state: "paid".into(),
                 provider_trade_no: Some(trade_no.to_string()),
-                ..PaymentChange::default()
+                ..PaymentChange::to(PaymentState::Paid)
             };
             if !self.change(&p, &change, now).await? {
                 continue;
             }
             let paid = PaymentRow {
-                state: "paid".into(),
+                state: PaymentState::Paid,
                 provider_trade_no: Some(trade_no.to_string()),
                 version: p.version + 1,
                 updated_at: now,
@@ -92,10 +95,10 @@ impl PaymentCore {
     /// here is the order's payment move (a compare-and-set on `paid_by`); everything else
     /// follows from facts that never change once set (see [`verdict`]).
     pub(super) async fn decide(&self, p: &PaymentRow) -> Result<Outcome, PayFailure> {
-        match p.state.as_str() {
-            "paid" => {}
-            "refunding" => return self.finish_refund(p).await,
-            "refunded" => return Ok(Outcome::Refunded),
+        match p.state {
+            PaymentState::Paid => {}
+            PaymentState::Refunding => return self.finish_refund(p).await,
+            PaymentState::Refunded => return Ok(Outcome::Refunded),
             _ => return Ok(Outcome::NotPaid),
         }
         for _ in 0..ATTEMPTS {
@@ -136,7 +139,7 @@ impl PaymentCore {
             .await?
             .ok_or(OrderFailure::NotFound)?;
         let kept = order.paid_by.as_deref() == Some(p.payment_id.as_str());
-        if p.state == "paid"
+        if p.state == PaymentState::Paid
             && kept
             && order.state == crate::domain::ordering::order_machine::state::COMPLETED
         {
@@ -153,16 +156,15 @@ impl PaymentCore {
     ) -> Result<Outcome, PayFailure> {
         let mut p = p.clone();
         for _ in 0..ATTEMPTS {
-            match p.state.as_str() {
-                "paid" => {}
-                "refunding" => return self.finish_refund(&p).await,
-                "refunded" => return Ok(Outcome::Refunded),
+            match p.state {
+                PaymentState::Paid => {}
+                PaymentState::Refunding => return self.finish_refund(&p).await,
+                PaymentState::Refunded => return Ok(Outcome::Refunded),
                 _ => return Ok(Outcome::NotPaid),
             }
             let change = PaymentChange {
-                state: "refunding".into(),
                 refund_reason: Some(reason.as_str().into()),
-                ..PaymentChange::default()
+                ..PaymentChange::to(PaymentState::Refunding)
             };
             if self.change(&p, &change, self.clock.now_ms()).await? {
                 tracing::warn!(payment = %p.payment_id, order = %p.order_no, reason = reason.as_str(),
@@ -192,9 +194,8 @@ impl PaymentCore {
         match result {
             Ok(done) => {
                 let change = PaymentChange {
-                    state: "refunded".into(),
                     refunded: Some(done.refunded_total),
-                    ..PaymentChange::default()
+                    ..PaymentChange::to(PaymentState::Refunded)
                 };
                 // Lost only to another finisher of the same refund (same id, same result).
                 if self.change(p, &change, now).await? {
@@ -206,9 +207,8 @@ impl PaymentCore {
             Err(e) => {
                 tracing::warn!(error = %e, payment = %p.payment_id, "refund owed: the provider did not make it");
                 let change = PaymentChange {
-                    state: "refunding".into(),
                     refund_error: Some(e.to_string()),
-                    ..PaymentChange::default()
+                    ..PaymentChange::to(PaymentState::Refunding)
                 };
                 self.change(p, &change, now).await?;
                 Ok(Outcome::Owed(e))
@@ -243,7 +243,7 @@ impl PaymentService {
         let mut refused = None;
         for p in self.repo().for_order(order_no).await? {
             match self.ask(&p.payment_id, Decide).await? {
-                Outcome::Refunded if p.state != "refunded" => total += p.amount,
+                Outcome::Refunded if p.state != PaymentState::Refunded => total += p.amount,
                 Outcome::Owed(e @ PaymentError::Rejected { .. }) => refused = Some(e),
                 _ => {}
             }
@@ -261,7 +261,7 @@ impl PaymentService {
         let mut total = Fen::ZERO;
         for p in self.repo().for_order(order_no).await? {
             match self.ask(&p.payment_id, RefundKept).await? {
-                Outcome::Refunded if p.state != "refunded" => total += p.amount,
+                Outcome::Refunded if p.state != PaymentState::Refunded => total += p.amount,
                 Outcome::Owed(e @ PaymentError::Rejected { .. }) => return Err(e.into()),
                 _ => {}
             }

@@ -23,6 +23,7 @@ use actors::domain::ordering::order_machine::{
 use actors::domain::ordering::order_status::state_label;
 use actors::domain::ordering::remark::CONTACTLESS_PREFIX;
 use actors::domain::ordering::view_token::{verify, view_token};
+use actors::domain::payments::state::PaymentState;
 use actors::domain::pricing::breakdown::BreakdownView;
 use actors::orders::view::{
     invoice, order_arrival, order_breakdown, order_eta, steps, InvoiceView, Step,
@@ -64,11 +65,11 @@ pub struct OrderPaymentDto {
 }
 
 /// The refund's state of one attempt (see [`OrderPaymentDto::refund_state`]).
-fn refund_state(state: &str, refund_error: Option<&str>) -> Option<String> {
+fn refund_state(state: PaymentState, refund_error: Option<&str>) -> Option<String> {
     match state {
-        "refunded" => Some("refunded"),
-        "refunding" if refund_error.is_some_and(|e| !e.is_empty()) => Some("failed"),
-        "refunding" => Some("refunding"),
+        PaymentState::Refunded => Some("refunded"),
+        PaymentState::Refunding if refund_error.is_some_and(|e| !e.is_empty()) => Some("failed"),
+        PaymentState::Refunding => Some("refunding"),
         _ => None,
     }
     .map(String::from)
@@ -302,9 +303,9 @@ pub async fn render(
                 p.refund_reason.as_deref(),
                 lang,
             ),
-            refund_state: refund_state(&p.state, p.refund_error.as_deref()),
+            refund_state: refund_state(p.state, p.refund_error.as_deref()),
             payment_id: p.payment_id.clone(),
-            state: p.state.clone(),
+            state: p.state.as_str().to_string(),
             method: p.method.clone(),
             amount: p.amount,
         })
@@ -742,17 +743,25 @@ impl crate::realtime::gateway::OrderWatch for WatchOrders {
 
 #[cfg(test)]
 mod tests {
-    use super::refund_state;
+    use super::{refund_state, PaymentState};
 
     #[test]
     fn refund_states() {
         let cases = [
-            ("paid", None, None),
-            ("refunding", None, Some("refunding")),
-            ("refunding", Some(""), Some("refunding")),
-            ("refunding", Some("provider said no"), Some("failed")),
-            ("refunded", Some("old failure"), Some("refunded")),
-            ("closed", None, None),
+            (PaymentState::Paid, None, None),
+            (PaymentState::Refunding, None, Some("refunding")),
+            (PaymentState::Refunding, Some(""), Some("refunding")),
+            (
+                PaymentState::Refunding,
+                Some("provider said no"),
+                Some("failed"),
+            ),
+            (
+                PaymentState::Refunded,
+                Some("old failure"),
+                Some("refunded"),
+            ),
+            (PaymentState::Closed, None, None),
         ];
         for (state, error, want) in cases {
             assert_eq!(

@@ -314,7 +314,7 @@ impl PaymentDto {
         PaymentDto {
             payment_id: p.payment_id,
             order_no: p.order_no,
-            state: p.state,
+            state: p.state.as_str().to_string(),
             method: p.method,
             amount: p.amount,
             fail_reason: p.fail_reason.map(|r| fail_reason_text(&r, lang)),

@@ -22,6 +22,7 @@ use actors::domain::catalogue::Store;
 use actors::domain::lang::Lang;
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
+use actors::domain::payments::state::PaymentState;
 use actors::domain::stores::hours::start_of_china_day;
 use actors::orders::view::{stamp_arrival, tablet_order, TabletOrder};
 use actors::orders::OrderFailure;
@@ -276,7 +277,7 @@ async fn store_move(
         refund = Some(match state.payments.refund_order(&order_no).await {
             Ok(_) => {
                 let rows = state.payments.repo().for_order(&order_no).await?;
-                if rows.iter().any(|p| p.state == "refunding") {
+                if rows.iter().any(|p| p.state == PaymentState::Refunding) {
                     RefundAfterRefusal::Owed
                 } else {
                     RefundAfterRefusal::Refunded

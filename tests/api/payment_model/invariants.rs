@@ -6,6 +6,7 @@ use super::{Attempt, Model};
 use actors::db::payments::PaymentRow;
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::state as s;
+use actors::domain::payments::state::PaymentState;
 use actors::providers::payment::{PaymentProvider, StatementKind};
 
 /// What a state is, for pruning: everything that decides what happens next, nothing else
@@ -22,7 +23,7 @@ pub enum AttemptSig {
     NotYet,
     Refused,
     Made {
-        row: String,
+        row: PaymentState,
         reason: Option<String>,
         refunded: i64,
         due: bool,
@@ -49,7 +50,7 @@ pub fn sig(seen: &Seen, model: &Model) -> Sig {
             (Attempt::Made(id), Some(r)) => {
                 let t = &seen.ledger.trades[id];
                 AttemptSig::Made {
-                    row: r.state.clone(),
+                    row: r.state,
                     reason: r.refund_reason.clone(),
                     refunded: r.refunded.0,
                     due: r.expires_at <= seen.now,
@@ -121,7 +122,7 @@ pub async fn check(
     let paid_rows: Vec<&&PaymentRow> = made
         .iter()
         .map(|(_, r)| r)
-        .filter(|r| r.state == "paid")
+        .filter(|r| r.state == PaymentState::Paid)
         .collect();
     if paid_rows.len() > 1 {
         return Err(format!("{} attempts keep the money", paid_rows.len()));
@@ -143,7 +144,7 @@ pub async fn check(
     }
     match order.state {
         s::PAID | s::ACCEPTED | s::COMPLETED
-            if keeper.map(|k| k.state.as_str()) != Some("paid") =>
+            if keeper.map(|k| k.state) != Some(PaymentState::Paid) =>
         {
             return Err(format!("order {} without a kept payment", order.state));
         }
@@ -159,10 +160,14 @@ pub async fn check(
         let paid_there = matches!(t.state, TradeState::Paid { .. });
         let is_keeper = keeper.is_some_and(|k| &k.payment_id == *id);
         let fail = |what: &str| Err(format!("{id} ({}; trade {t:?}): {what}", r.state));
-        match r.state.as_str() {
-            "paid" if !paid_there || t.kept() != r.amount => return fail("paid here, not there"),
-            "refunding" | "refunded" if !paid_there => return fail("refund of money never paid"),
-            "refunded"
+        match r.state {
+            PaymentState::Paid if !paid_there || t.kept() != r.amount => {
+                return fail("paid here, not there")
+            }
+            PaymentState::Refunding | PaymentState::Refunded if !paid_there => {
+                return fail("refund of money never paid")
+            }
+            PaymentState::Refunded
                 if t.refunds.len() != 1
                     || t.refunds[0].0 != actors::payments::refund_id(id)
                     || t.kept() != Fen::ZERO
@@ -170,23 +175,32 @@ pub async fn check(
             {
                 return fail("refunded here, not exactly once there")
             }
-            "refunding" if !t.refunds.is_empty() || seen.ledger.outages_hit == 0 => {
+            PaymentState::Refunding if !t.refunds.is_empty() || seen.ledger.outages_hit == 0 => {
                 return fail("a refund owed without an outage")
             }
-            "closed" if !matches!(t.state, TradeState::Closed | TradeState::Failed) => {
+            PaymentState::Closed if !matches!(t.state, TradeState::Closed | TradeState::Failed) => {
                 return fail("closed here, not there")
             }
-            "failed" if t.state != TradeState::Failed => return fail("failed here, not there"),
-            "pending" if (paid_there || t.state == TradeState::Failed) && !t.notify_pending => {
+            PaymentState::Failed if t.state != TradeState::Failed => {
+                return fail("failed here, not there")
+            }
+            PaymentState::Pending
+                if (paid_there || t.state == TradeState::Failed) && !t.notify_pending =>
+            {
                 return fail("settled there, notify taken, still pending here")
             }
-            "pending" | "paid" | "refunding" | "refunded" | "closed" | "failed" => {}
+            PaymentState::Pending
+            | PaymentState::Paid
+            | PaymentState::Refunding
+            | PaymentState::Refunded
+            | PaymentState::Closed
+            | PaymentState::Failed => {}
             _ => return fail("a state this model never makes"),
         }
-        if !t.refunds.is_empty() && r.state != "refunded" {
+        if !t.refunds.is_empty() && r.state != PaymentState::Refunded {
             return fail("refunded there, not here");
         }
-        if matches!(r.state.as_str(), "refunding" | "refunded") {
+        if matches!(r.state, PaymentState::Refunding | PaymentState::Refunded) {
             let want = match (is_keeper, keeper.is_some(), order.state) {
                 (true, _, s::CANCELLED_BY_CUSTOMER) => "order_cancelled",
                 (true, _, s::REFUSED_BY_STORE) => "order_refused",
@@ -199,20 +213,26 @@ pub async fn check(
                 return fail(&format!("reason {:?}, want {want}", r.refund_reason));
             }
         }
-        if given_back && matches!(r.state.as_str(), "paid") {
+        if given_back && matches!(r.state, PaymentState::Paid) {
             return fail("the order was given back but this money was not");
         }
         // Money the provider holds: the kept payment, refunds owed, and money we were not
         // told about yet.
-        if (r.state == "paid" && stands) || r.state == "refunding" || r.state == "pending" {
+        if (r.state == PaymentState::Paid && stands)
+            || r.state == PaymentState::Refunding
+            || r.state == PaymentState::Pending
+        {
             expected_kept += t.kept();
         }
         if job_ran {
-            let open = matches!(r.state.as_str(), "created" | "pending" | "failed");
+            let open = matches!(
+                r.state,
+                PaymentState::Created | PaymentState::Pending | PaymentState::Failed
+            );
             if r.expires_at <= seen.now && open && !unreachable_now {
                 return fail("still open after the expiry job");
             }
-            if r.state == "refunding" && !outage_now {
+            if r.state == PaymentState::Refunding && !outage_now {
                 return fail("a refund still owed after the job ran with the provider up");
             }
         }
@@ -241,10 +261,12 @@ pub async fn check(
     }
     // Never cancelled on a guess: an order cancelled for expiry has no attempt open.
     if order.state == s::EXPIRED_UNPAID {
-        if let Some((id, r)) = made
-            .iter()
-            .find(|(_, r)| matches!(r.state.as_str(), "created" | "pending" | "failed"))
-        {
+        if let Some((id, r)) = made.iter().find(|(_, r)| {
+            matches!(
+                r.state,
+                PaymentState::Created | PaymentState::Pending | PaymentState::Failed
+            )
+        }) {
             return Err(format!("expired while {id} is still {}", r.state));
         }
     }

@@ -10,6 +10,7 @@ use actors::db::orders::OrderRow;
 use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
+use actors::domain::payments::state::PaymentState;
 use actors::orders::OrderFailure;
 use actors::payments::PaymentService;
 use actors::providers::payment::{PayMethod, PaymentProvider};
@@ -123,7 +124,7 @@ impl World {
             .bind(&p.method)
             .bind(&p.provider)
             .bind(p.amount.0)
-            .bind(&p.state)
+            .bind(p.state.as_str())
             .bind(&p.provider_trade_no)
             .bind(p.instructions.as_ref().map(|v| v.to_string()))
             .bind(&p.fail_reason)
@@ -186,10 +187,13 @@ impl World {
             if trade.notify_pending {
                 ops.push(Op::Notify(i));
             }
-            if row.state == "pending" {
+            if row.state == PaymentState::Pending {
                 ops.push(Op::Query(i));
             }
-            something_open |= matches!(row.state.as_str(), "pending" | "failed" | "refunding");
+            something_open |= matches!(
+                row.state,
+                PaymentState::Pending | PaymentState::Failed | PaymentState::Refunding
+            );
         }
         if something_open {
             ops.push(Op::Expire);

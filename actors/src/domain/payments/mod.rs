@@ -1,4 +1,6 @@
-//! Paying for an order: which attempt keeps the money, and where the browser goes back to.
+//! Paying for an order: where an attempt stands, which attempt keeps the money, and where the
+//! browser goes back to.
 
 pub mod return_path;
 pub mod settlement;
+pub mod state;

@@ -35,7 +35,7 @@ pub async fn our_payments(
                 payment_id: r.try_get("payment_id")?,
                 order_no: r.try_get("order_no")?,
                 amount: Fen(r.try_get("amount")?),
-                state: r.try_get("state")?,
+                state: crate::db::payments::read_state(r)?,
                 refunded: Fen(r.try_get("refunded")?),
                 trade_no: r.try_get("provider_trade_no")?,
                 created_at: r.try_get("created_at")?,

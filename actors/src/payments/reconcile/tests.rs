@@ -7,12 +7,12 @@ const FROM: i64 = 1_795_449_600_000;
 const TO: i64 = FROM + 86_400_000;
 const NOON: i64 = FROM + 12 * 3_600_000;
 
-fn ours(id: &str, amount: i64, state: &str, refunded: i64, created_at: i64) -> OurPayment {
+fn ours(id: &str, amount: i64, state: PaymentState, refunded: i64, created_at: i64) -> OurPayment {
     OurPayment {
         payment_id: id.into(),
         order_no: format!("O-{id}"),
         amount: Fen(amount),
-        state: state.into(),
+        state,
         refunded: Fen(refunded),
         trade_no: Some(format!("T-{id}")),
         created_at,
@@ -41,22 +41,22 @@ fn refund(id: &str, refund_id: &str, amount: i64, at: i64) -> StatementLine {
     }
 }
 
-fn missed(id: &str, amount: i64, state: &str) -> Finding {
+fn missed(id: &str, amount: i64, state: PaymentState) -> Finding {
     Finding::MissedNotify {
         payment_id: id.into(),
         order_no: format!("O-{id}"),
         trade_no: format!("T-{id}"),
         amount: Fen(amount),
-        our_state: state.into(),
+        our_state: state,
     }
 }
 
-fn missing(id: &str, amount: i64, state: &str) -> Finding {
+fn missing(id: &str, amount: i64, state: PaymentState) -> Finding {
     Finding::MissingFromStatement {
         payment_id: id.into(),
         order_no: format!("O-{id}"),
         amount: Fen(amount),
-        our_state: state.into(),
+        our_state: state,
     }
 }
 
@@ -89,16 +89,16 @@ fn the_comparison_table() {
         (
             "a paid payment on both sides",
             vec![paid("a", 8990, NOON)],
-            vec![ours("a", 8990, "paid", 0, NOON - 60_000)],
+            vec![ours("a", 8990, PaymentState::Paid, 0, NOON - 60_000)],
             1,
             vec![],
         ),
         (
             "a pending payment, paid at the provider: a missed notify",
             vec![paid("a", 8990, NOON)],
-            vec![ours("a", 8990, "pending", 0, NOON - 60_000)],
+            vec![ours("a", 8990, PaymentState::Pending, 0, NOON - 60_000)],
             0,
-            vec![missed("a", 8990, "pending")],
+            vec![missed("a", 8990, PaymentState::Pending)],
         ),
         (
             "closed, failed or created here, paid there: each a missed notify",
@@ -108,21 +108,21 @@ fn the_comparison_table() {
                 paid("c", 300, NOON),
             ],
             vec![
-                ours("a", 100, "closed", 0, NOON),
-                ours("b", 200, "failed", 0, NOON),
-                ours("c", 300, "created", 0, NOON),
+                ours("a", 100, PaymentState::Closed, 0, NOON),
+                ours("b", 200, PaymentState::Failed, 0, NOON),
+                ours("c", 300, PaymentState::Created, 0, NOON),
             ],
             0,
             vec![
-                missed("a", 100, "closed"),
-                missed("b", 200, "failed"),
-                missed("c", 300, "created"),
+                missed("a", 100, PaymentState::Closed),
+                missed("b", 200, PaymentState::Failed),
+                missed("c", 300, PaymentState::Created),
             ],
         ),
         (
             "the amount differs: reported, never repaired",
             vec![paid("a", 100, NOON)],
-            vec![ours("a", 8990, "pending", 0, NOON)],
+            vec![ours("a", 8990, PaymentState::Pending, 0, NOON)],
             0,
             vec![Finding::AmountMismatch {
                 payment_id: "a".into(),
@@ -136,7 +136,7 @@ fn the_comparison_table() {
                 trade_no: "T-other".into(),
                 ..paid("a", 100, NOON)
             }],
-            vec![ours("a", 100, "paid", 0, NOON)],
+            vec![ours("a", 100, PaymentState::Paid, 0, NOON)],
             0,
             vec![Finding::TradeNoMismatch {
                 payment_id: "a".into(),
@@ -159,21 +159,21 @@ fn the_comparison_table() {
         (
             "paid here, not in the statement",
             vec![],
-            vec![ours("a", 100, "paid", 0, NOON)],
+            vec![ours("a", 100, PaymentState::Paid, 0, NOON)],
             0,
-            vec![missing("a", 100, "paid")],
+            vec![missing("a", 100, PaymentState::Paid)],
         ),
         (
             "refunded here with its refund there: two matches",
             vec![paid("a", 100, NOON), refund("a", "a-refund", 100, NOON + 1)],
-            vec![ours("a", 100, "refunded", 100, NOON)],
+            vec![ours("a", 100, PaymentState::Refunded, 100, NOON)],
             2,
             vec![],
         ),
         (
             "a refund there we have no record of",
             vec![paid("a", 100, NOON), refund("a", "r9", 40, NOON + 1)],
-            vec![ours("a", 100, "paid", 0, NOON)],
+            vec![ours("a", 100, PaymentState::Paid, 0, NOON)],
             1,
             vec![Finding::UnknownRefund {
                 payment_id: "a".into(),
@@ -189,7 +189,7 @@ fn the_comparison_table() {
                 refund("a", "r1", 40, NOON + 1),
                 refund("a", "r2", 60, NOON + 2),
             ],
-            vec![ours("a", 100, "refunded", 40, NOON)],
+            vec![ours("a", 100, PaymentState::Refunded, 40, NOON)],
             1,
             vec![Finding::UnknownRefund {
                 payment_id: "a".into(),
@@ -213,14 +213,14 @@ fn the_comparison_table() {
         (
             "created the day before, paid today: compared today",
             vec![paid("a", 100, FROM + 60_000)],
-            vec![ours("a", 100, "pending", 0, early)],
+            vec![ours("a", 100, PaymentState::Pending, 0, early)],
             0,
-            vec![missed("a", 100, "pending")],
+            vec![missed("a", 100, PaymentState::Pending)],
         ),
         (
             "created late today, paid after midnight: not missing, compared tomorrow",
             vec![paid("a", 100, TO + 60_000)],
-            vec![ours("a", 100, "paid", 0, late)],
+            vec![ours("a", 100, PaymentState::Paid, 0, late)],
             0,
             vec![],
         ),
@@ -235,16 +235,16 @@ fn the_comparison_table() {
             "unpaid here and not at the provider: nothing to say",
             vec![],
             vec![
-                ours("a", 100, "closed", 0, NOON),
-                ours("b", 100, "pending", 0, NOON),
+                ours("a", 100, PaymentState::Closed, 0, NOON),
+                ours("b", 100, PaymentState::Pending, 0, NOON),
             ],
             0,
             vec![],
         ),
         (
-            "a state added later that holds money is not a missed notify",
+            "a refund owed holds money: not a missed notify",
             vec![paid("a", 100, NOON)],
-            vec![ours("a", 100, "refund_owed", 0, NOON)],
+            vec![ours("a", 100, PaymentState::Refunding, 0, NOON)],
             1,
             vec![],
         ),
@@ -253,7 +253,7 @@ fn the_comparison_table() {
             vec![paid("a", 100, NOON)],
             vec![OurPayment {
                 trade_no: None,
-                ..ours("a", 100, "paid", 0, NOON)
+                ..ours("a", 100, PaymentState::Paid, 0, NOON)
             }],
             1,
             vec![],
@@ -269,7 +269,14 @@ fn the_comparison_table() {
 /// Every statement line of the day is either matched or named by a finding, whatever the mix.
 #[test]
 fn every_line_of_the_day_is_accounted_for() {
-    let states = ["created", "pending", "paid", "failed", "closed", "refunded"];
+    let states = [
+        PaymentState::Created,
+        PaymentState::Pending,
+        PaymentState::Paid,
+        PaymentState::Failed,
+        PaymentState::Closed,
+        PaymentState::Refunded,
+    ];
     let mut checked = 0;
     for (i, state) in states.iter().enumerate() {
         for amount_differs in [false, true] {
@@ -282,7 +289,7 @@ fn every_line_of_the_day_is_accounted_for() {
                         vec![]
                     };
                     let rows = if known {
-                        vec![ours(&id, 100, state, 0, NOON)]
+                        vec![ours(&id, 100, *state, 0, NOON)]
                     } else {
                         vec![]
                     };
@@ -291,7 +298,7 @@ fn every_line_of_the_day_is_accounted_for() {
                     assert_eq!(
                         got.matched + named,
                         usize::from(at_provider)
-                            + usize::from(!at_provider && known && counts_as_paid(state)),
+                            + usize::from(!at_provider && known && counts_as_paid(*state)),
                         "{state} differs={amount_differs} provider={at_provider} known={known}: {got:?}"
                     );
                     checked += 1;
@@ -312,7 +319,7 @@ fn the_summary_reads_well() {
         matched: 1,
         lines: vec![
             ReportLine {
-                finding: missed("a", 8990, "pending"),
+                finding: missed("a", 8990, PaymentState::Pending),
                 outcome: Outcome::Repaired,
             },
             ReportLine {

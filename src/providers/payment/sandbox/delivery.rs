@@ -185,3 +185,7 @@ impl Sender {
 fn cut(text: &str) -> String {
     text.chars().take(ANSWER_CHARS).collect()
 }
+
+#[cfg(test)]
+#[path = "delivery_tests.rs"]
+mod tests;

@@ -6,6 +6,10 @@
 
 use super::tests::{ledger_db, request, sandbox_on, settled_notify, Receiver, HALF_HOUR, NOW};
 use super::*;
+use actors::domain::money::Fen;
+use actors::providers::payment::{
+    CloseOutcome, PayMethod, PaymentProvider, ProviderPaymentStatus, StatementKind, REFUND_REFUSED,
+};
 
 fn sandbox_with_delays(db: &Db, clock: &Clock, delays: Vec<u64>) -> SandboxPayments {
     SandboxPayments::new(
