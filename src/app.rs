@@ -225,7 +225,7 @@ impl Application {
         );
         let _ = realtime
             .order_watch
-            .set(Arc::new(http::orders::detail::WatchOrders(state.clone())));
+            .set(Arc::new(http::orders::watch::WatchOrders(state.clone())));
         let server = run(listener, state.clone(), realtime.engine, &settings)?;
         let metrics_port = match crate::metrics::serve_separately(&settings.metrics, state.clone())?
         {

@@ -71,9 +71,9 @@ pub fn routes(
                     .service(checkout::submit)
                     .service(orders::list)
                     .service(orders::reorder)
-                    .service(orders::detail::cancel)
-                    .service(orders::detail::refund_again)
-                    .service(orders::detail::comment)
+                    .service(orders::actions::cancel)
+                    .service(orders::actions::refund_again)
+                    .service(orders::actions::comment)
                     .default_service(web::to(no_such_endpoint)),
             )
             .service(system::page_switch)

@@ -33,7 +33,7 @@ use utoipa::OpenApi;
         cart::coupons::cart_coupons, cart::coupons::choose_coupons, cart::coupons::add_coupon_item,
         cart::coupons::remove_coupon_item,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, orders::detail::detail,
-        orders::detail::cancel, orders::detail::refund_again, orders::detail::comment,
+        orders::actions::cancel, orders::actions::refund_again, orders::actions::comment,
         orders::reorder,
         tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
         tablet::advance, tablet::undo, tablet::history::history,

@@ -6,6 +6,7 @@
 pub mod addresses;
 pub mod carts;
 pub mod catalogue;
+pub mod comments;
 pub mod consents;
 pub mod coupons;
 pub mod gifts;

@@ -9,13 +9,51 @@ use crate::domain::money::{yuan, Fen};
 use crate::domain::ordering::arrival::{arrival, Arrival};
 use crate::domain::ordering::eta::{eta, Promise};
 use crate::domain::ordering::kitchen::{from_line_doc, KitchenLine};
-use crate::domain::ordering::order_machine::{step_label, STEPS};
-use crate::domain::ordering::remark::CONTACTLESS_PREFIX;
+use crate::domain::ordering::order_machine::{
+    apply, state, step_label, Actor, Command, OrderState, STEPS,
+};
+use crate::domain::ordering::remark::split_contactless;
 use crate::domain::pricing::breakdown::{
     Breakdown, BreakdownView, DiscountEntry, DiscountLevel, ListLine,
 };
 use serde::Serialize;
 use serde_json::Value;
+
+/// When an online order was paid: the history's paid move.
+pub fn paid_at(row: &OrderRow, history: &[OrderEvent]) -> Option<i64> {
+    (row.payment_type == "online")
+        .then(|| {
+            history
+                .iter()
+                .find(|e| e.state == state::PAID)
+                .map(|e| e.at)
+        })
+        .flatten()
+}
+
+/// Why the store refused the order, as its staff wrote it (none when they wrote nothing).
+pub fn refusal_reason(row: &OrderRow, history: &[OrderEvent]) -> Option<String> {
+    (row.state == state::REFUSED_BY_STORE)
+        .then(|| {
+            history
+                .iter()
+                .rev()
+                .find(|e| e.state == state::REFUSED_BY_STORE)
+                .and_then(|e| e.note.clone())
+        })
+        .flatten()
+        .filter(|n| !n.trim().is_empty())
+}
+
+/// Whether the customer may still cancel the order now (the machine's own answer).
+pub fn can_cancel(row: &OrderRow, now: i64) -> bool {
+    let current = OrderState {
+        state: row.state,
+        progress: row.progress,
+        last_move_at_ms: row.updated_at,
+    };
+    apply(&current, Actor::Customer, &Command::CustomerCancel, now).is_ok()
+}
 
 /// The invoice the customer asked for, from the order's `doc.invoice` (checkout records it
 /// whenever `isNeedInvoice` is set). Orders from before invoices were recorded kept only
@@ -273,10 +311,7 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
             .to_string()
     });
     let full_remark = text(doc, "remark");
-    let (contactless, remark) = match full_remark.strip_prefix(CONTACTLESS_PREFIX) {
-        Some(rest) => (true, rest),
-        None => (false, full_remark.as_str()),
-    };
+    let (contactless, remark) = split_contactless(&full_remark);
     let closing = crate::domain::ordering::order_machine::is_closed(row.state)
         .then(|| history.last())
         .flatten();

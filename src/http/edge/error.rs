@@ -406,6 +406,18 @@ impl From<actors::domain::cart::adding::AddRefusal> for ApiError {
     }
 }
 
+/// A comment refused: 409 about the order's state, 400 about the comment itself.
+impl From<actors::domain::ordering::comment::CommentRefusal> for ApiError {
+    fn from(refusal: actors::domain::ordering::comment::CommentRefusal) -> Self {
+        let (zh, en) = (refusal.message(Lang::Zh), refusal.message(Lang::En));
+        if refusal.is_conflict() {
+            ApiError::conflict(zh, en)
+        } else {
+            ApiError::bad_input(zh, en)
+        }
+    }
+}
+
 impl From<actors::db::DbError> for ApiError {
     fn from(err: actors::db::DbError) -> Self {
         if let actors::db::DbError::Sqlx(sqlx::Error::Database(db)) = &err {

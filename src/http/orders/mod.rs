@@ -1,8 +1,11 @@
 //! Order type and time (orderReservation and the booking picker), scan-to-order, and the
 //! order a customer just placed (detail; payments and tracking extend it).
 
+pub mod actions;
 pub mod detail;
+pub mod detail_dto;
 pub mod views;
+pub mod watch;
 
 use crate::http::cart::dto::CartDto;
 use crate::http::cart::owner::CartOwner;

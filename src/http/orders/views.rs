@@ -38,7 +38,7 @@ pub struct OrderSource {
     pub order: OrderRow,
     pub history: Vec<OrderEvent>,
     pub payments: Vec<PaymentRow>,
-    pub comment: Option<crate::http::orders::detail::CommentDto>,
+    pub comment: Option<crate::http::orders::detail_dto::CommentDto>,
 }
 
 /// One order's sources and its detail as already written, per language and second.

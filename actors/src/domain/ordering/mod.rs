@@ -3,6 +3,7 @@
 
 pub mod arrival;
 pub mod checkout;
+pub mod comment;
 pub mod eta;
 pub mod invoice;
 pub mod kitchen;

@@ -12,6 +12,15 @@ pub const REMARK_MAX_CHARS: usize = 100;
 /// Put in front of the remark of a contactless delivery (spec §5).
 pub const CONTACTLESS_PREFIX: &str = "【无接触配送】";
 
+/// A stored remark read back: whether it asked for contactless delivery, and the customer's
+/// own words without the note.
+pub fn split_contactless(remark: &str) -> (bool, &str) {
+    match remark.strip_prefix(CONTACTLESS_PREFIX) {
+        Some(rest) => (true, rest),
+        None => (false, remark),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemarkError {
     TooLong,
@@ -95,6 +104,20 @@ fn clean(raw: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_stored_remark_says_whether_it_is_contactless() {
+        let cases = [
+            ("", (false, "")),
+            ("少放辣", (false, "少放辣")),
+            ("【无接触配送】", (true, "")),
+            ("【无接触配送】 放门口", (true, " 放门口")),
+            ("放门口【无接触配送】", (false, "放门口【无接触配送】")),
+        ];
+        for (stored, want) in cases {
+            assert_eq!(split_contactless(stored), want, "{stored}");
+        }
+    }
 
     #[test]
     fn parse_cases() {
