@@ -14,7 +14,7 @@ use crate::http::edge::session::AuthUser;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use actors::db::orders::OrderRepo;
+use actors::db::orders::{OrderRepo, OrderRow};
 use actors::db::payments::PaymentRow;
 use actors::domain::catalogue::DELIVERY;
 use actors::domain::lang::Lang;
@@ -23,7 +23,7 @@ use actors::domain::ordering::order_machine::state as s;
 use actors::domain::payments::return_path::ReturnPath;
 use actors::domain::payments::settlement::RefundReason;
 use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
-use actors::providers::payment::{encode_component, PayMethod, PaymentError};
+use actors::providers::payment::{encode_component, PayInstructions, PayMethod, PaymentError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -111,6 +111,49 @@ pub struct PaymentCreatedDto {
     pub expires_at: Option<i64>,
 }
 
+impl PaymentCreatedDto {
+    /// What is left to pay on `order` with `method`, before an attempt exists.
+    fn for_order(order: &OrderRow, method: PayMethod) -> PaymentCreatedDto {
+        PaymentCreatedDto {
+            payment_id: None,
+            order_no: order.order_no.clone(),
+            order_id: order.id,
+            order_type: order.order_type,
+            method: method.as_str().into(),
+            pay_amount: order.order_amount - order.paid_amount,
+            order_amount: order.order_amount,
+            already_pay_amount: order.paid_amount,
+            html: None,
+            url: None,
+            pay_info: None,
+            sign_info: None,
+            tn: None,
+            union_pay_paras: None,
+            expires_at: None,
+        }
+    }
+
+    /// The attempt opened and what the payer's client does with it.
+    fn with_attempt(
+        self,
+        payment: &PaymentRow,
+        instructions: PayInstructions,
+    ) -> PaymentCreatedDto {
+        PaymentCreatedDto {
+            payment_id: Some(payment.payment_id.clone()),
+            pay_amount: payment.amount,
+            html: instructions.html,
+            url: instructions.url,
+            pay_info: instructions.pay_info,
+            sign_info: instructions.sign_info,
+            tn: instructions.tn,
+            union_pay_paras: instructions.union_pay_paras,
+            expires_at: Some(payment.expires_at),
+            ..self
+        }
+    }
+}
+
 /// Where the browser comes back to: a path of this site ([`ReturnPath`]), never an open
 /// redirect. Anything else (an absolute URL, even of this site, `//host`, a backslash, an
 /// encoded trick) gets the order's status page instead of a 400: the return address only says
@@ -165,23 +208,7 @@ pub async fn create(
         .await?
         .filter(|o| o.user_id == user.user_id)
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
-    let mut dto = PaymentCreatedDto {
-        payment_id: None,
-        order_no: order.order_no.clone(),
-        order_id: order.id,
-        order_type: order.order_type,
-        method: method.as_str().into(),
-        pay_amount: order.order_amount - order.paid_amount,
-        order_amount: order.order_amount,
-        already_pay_amount: order.paid_amount,
-        html: None,
-        url: None,
-        pay_info: None,
-        sign_info: None,
-        tn: None,
-        union_pay_paras: None,
-        expires_at: None,
-    };
+    let mut dto = PaymentCreatedDto::for_order(&order, method);
     if method == PayMethod::Offline {
         // Cash on delivery is chosen at submit; here it is only confirmed for such an order.
         if order.state != s::CASH_ON_DELIVERY || order.order_type != DELIVERY {
@@ -209,15 +236,7 @@ pub async fn create(
             body.open_id.clone(),
         )
         .await?;
-    dto.payment_id = Some(payment.payment_id.clone());
-    dto.pay_amount = payment.amount;
-    dto.html = instructions.html;
-    dto.url = instructions.url;
-    dto.pay_info = instructions.pay_info;
-    dto.sign_info = instructions.sign_info;
-    dto.tn = instructions.tn;
-    dto.union_pay_paras = instructions.union_pay_paras;
-    dto.expires_at = Some(payment.expires_at);
+    let dto = dto.with_attempt(&payment, instructions);
     idem.record(&state, &dto).await?;
     Ok(answer(&dto))
 }
