@@ -7,7 +7,7 @@ use super::handler::{
     TransportKind,
 };
 use super::packet::{OpenPayload, Packet};
-use super::websocket::WsLink;
+use super::websocket::link::WsLink;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use tokio::sync::Notify;
