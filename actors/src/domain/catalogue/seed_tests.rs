@@ -6,9 +6,7 @@
 use super::*;
 use crate::domain::catalogue::product_type::ALL as ALL_TYPES;
 use crate::domain::catalogue::product_type::{COMBO, JUICE, PIZZA, SINGLE, TWO_FLAVOUR};
-use crate::domain::catalogue::{
-    EffectiveRule, LngLat, StoreStatus, DELIVERY, GIFT_CATEGORY_NAME,
-};
+use crate::domain::catalogue::{EffectiveRule, LngLat, StoreStatus, DELIVERY, GIFT_CATEGORY_NAME};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -419,9 +417,7 @@ fn seed_cities_and_districts_are_real() {
     let nearest = demo
         .districts
         .iter()
-        .min_by(|a, b| {
-            km(square, point(a.lng, a.lat)).total_cmp(&km(square, point(b.lng, b.lat)))
-        })
+        .min_by(|a, b| km(square, point(a.lng, a.lat)).total_cmp(&km(square, point(b.lng, b.lat))))
         .unwrap();
     assert_eq!(nearest.district_code, "310101");
 }
@@ -552,9 +548,7 @@ fn seed_stores_with_special_roles_exist() {
     for s in &demo.stores {
         assert_eq!(s.book_enable, s.book_days > 0, "{}", s.store_code);
         for d in &s.exclusion_day_list {
-            assert!(
-                is_date(&d.start_date) && is_date(&d.end_date) && d.start_date <= d.end_date
-            );
+            assert!(is_date(&d.start_date) && is_date(&d.end_date) && d.start_date <= d.end_date);
             assert!(hms(&d.start_time).is_some() && hms(&d.end_time).is_some());
         }
     }
@@ -589,9 +583,7 @@ fn seed_stores_with_special_roles_exist() {
         "most stores keep the default hours"
     );
     assert!(demo.stores.iter().any(|s| s.delivery_time != 30));
-    assert!(
-        demo.stores.iter().filter(|s| s.delivery_time == 30).count() * 2 > demo.stores.len()
-    );
+    assert!(demo.stores.iter().filter(|s| s.delivery_time == 30).count() * 2 > demo.stores.len());
 }
 
 // ----------------------------------------------------------------- menu
@@ -653,8 +645,7 @@ fn seed_categories_and_products_are_consistent() {
                 p.sizes.windows(2).all(|w| w[0].price < w[1].price),
                 "{code}"
             );
-            let size_codes: HashSet<&str> =
-                p.sizes.iter().map(|s| s.size_code.as_str()).collect();
+            let size_codes: HashSet<&str> = p.sizes.iter().map(|s| s.size_code.as_str()).collect();
             assert_eq!(size_codes.len(), p.sizes.len(), "{code}");
             for pastry in &p.pastries {
                 for s in &pastry.size_codes {
@@ -775,8 +766,7 @@ fn seed_flavoured_pizzas_are_priced_by_the_dearest_flavour() {
             }
             other => panic!("{code}: type {other} has flavours"),
         }
-        let flavours: HashSet<&str> =
-            p.flavors.iter().map(|f| f.flavor_code.as_str()).collect();
+        let flavours: HashSet<&str> = p.flavors.iter().map(|f| f.flavor_code.as_str()).collect();
         assert_eq!(flavours.len(), n, "{code}: flavour codes unique");
         for size in &p.sizes {
             let mut prices: Vec<i64> = p
@@ -896,8 +886,7 @@ fn seed_gift_hidden_and_empty_categories() {
         .any(|p| p.category_code == gift.category_code));
     assert!(demo.products.iter().any(|p| !p.is_show), "a hidden product");
     // What the menu shows: shown, not gift, not expired.
-    let listed =
-        |p: &&Product| p.is_show && p.category_code != gift.category_code && !expired(p);
+    let listed = |p: &&Product| p.is_show && p.category_code != gift.category_code && !expired(p);
     let mut empty = Vec::new();
     for c in demo
         .categories
@@ -936,8 +925,7 @@ fn seed_gift_hidden_and_empty_categories() {
 #[test]
 fn seed_time_limited_products_exist() {
     let demo = demo();
-    let store_codes: HashSet<&str> =
-        demo.stores.iter().map(|s| s.store_code.as_str()).collect();
+    let store_codes: HashSet<&str> = demo.stores.iter().map(|s| s.store_code.as_str()).collect();
     let groups: HashSet<&str> = demo.stores.iter().map(|s| s.group_code.as_str()).collect();
     for p in &demo.products {
         let Some(r) = rule(p) else { continue };
