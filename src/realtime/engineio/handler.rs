@@ -5,7 +5,7 @@ use super::base64;
 use super::packet::Packet;
 pub use super::request::RequestInfo;
 use super::session::Session;
-use super::websocket::WsLink;
+use super::websocket::link::WsLink;
 use std::any::Any;
 use std::borrow::Borrow;
 use std::fmt;

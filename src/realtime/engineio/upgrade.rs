@@ -6,7 +6,7 @@
 use super::handler::{EngineHandler, RequestInfo, TransportKind};
 use super::server::{EngineIo, EngineQuery, RequestError};
 use super::session::Shared;
-use super::websocket::{self, Start};
+use super::websocket::connection::{self, Start};
 use actix_codec::Framed;
 use actix_http::{h1, ws, HttpMessage, Request, StatusCode};
 use bytes::BytesMut;
@@ -97,7 +97,7 @@ async fn answer(
     // few KiB, with the request) ends here.
     let max_payload = shared.config.max_payload;
     drop(req);
-    actix_web::rt::spawn(websocket::run(stream, read_buf, start, max_payload));
+    actix_web::rt::spawn(connection::run(stream, read_buf, start, max_payload));
     Ok(())
 }
 

@@ -146,18 +146,22 @@ fn a_closed_store_takes_items_only_for_a_booking_it_takes() {
         Ok(())
     );
     // Booked at another store: still refused.
-    let mut elsewhere = Cart::default();
-    elsewhere.is_book = true;
-    elsewhere.store_code = Some("BJ001".into());
-    elsewhere.order_time = Some(MONDAY_NOON + 26 * HOUR);
+    let elsewhere = Cart {
+        is_book: true,
+        store_code: Some("BJ001".into()),
+        order_time: Some(MONDAY_NOON + 26 * HOUR),
+        ..Default::default()
+    };
     assert!(store_takes_items(&closed, &elsewhere, DELIVERY, MONDAY_NOON).is_err());
 }
 
 #[test]
 fn moving_a_cart_keeps_what_the_new_store_offers() {
     let flagship = store("SH001");
-    let mut cart = Cart::default();
-    cart.store_code = Some("SH001".into());
+    let mut cart = Cart {
+        store_code: Some("SH001".into()),
+        ..Default::default()
+    };
     assert!(!cart.move_to_store(&flagship), "already there");
     let mut pickup_only = flagship.clone();
     pickup_only.store_code = "X1".into();

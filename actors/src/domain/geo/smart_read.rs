@@ -5,6 +5,9 @@ use crate::domain::accounts::validators::{is_cjk_ideograph, is_mobile};
 use crate::domain::geo::address::clean_address_text;
 use serde::Serialize;
 
+mod tables;
+use tables::{ADDRESS_WORDS, HOUSE_MARKS, LABELS, LATIN_HOUSE_WORDS, PLACE_SUFFIXES, PROVINCES};
+
 /// What `smart_read` recognised; the form fills these in for the user to confirm, so a
 /// field it could not find is left empty rather than guessed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -23,46 +26,6 @@ enum Field {
     Address,
     House,
 }
-
-/// Labels people put before fields. ASCII ones match case-insensitively and only before a
-/// colon ("Name:"), since "name" or "address" also occur inside English text; Chinese ones
-/// also match without a colon at the start of a piece ("收货人 张三").
-const LABELS: [(&str, Field); 34] = [
-    ("收货人姓名", Field::Name),
-    ("收件人姓名", Field::Name),
-    ("收货人", Field::Name),
-    ("收件人", Field::Name),
-    ("联系人", Field::Name),
-    ("姓名", Field::Name),
-    ("名字", Field::Name),
-    ("name", Field::Name),
-    ("recipient", Field::Name),
-    ("receiver", Field::Name),
-    ("consignee", Field::Name),
-    ("contact", Field::Name),
-    ("手机号码", Field::Phone),
-    ("联系电话", Field::Phone),
-    ("电话号码", Field::Phone),
-    ("联系方式", Field::Phone),
-    ("手机号", Field::Phone),
-    ("电话", Field::Phone),
-    ("手机", Field::Phone),
-    ("phone", Field::Phone),
-    ("mobile", Field::Phone),
-    ("telephone", Field::Phone),
-    ("tel", Field::Phone),
-    ("收货地址", Field::Address),
-    ("详细地址", Field::Address),
-    ("所在地区", Field::Address),
-    ("地址", Field::Address),
-    ("address", Field::Address),
-    ("addr", Field::Address),
-    ("门牌号", Field::House),
-    ("门牌", Field::House),
-    ("house number", Field::House),
-    ("house no", Field::House),
-    ("room", Field::House),
-];
 
 /// Reads a pasted contact in any order: "张三 13812345678 上海市黄浦区西藏中路236号 5楼501",
 /// "收货人：李四，电话：139-1234-5678，地址：北京市…", one field a line, or English. The
@@ -365,50 +328,6 @@ fn take_name(pool: &mut [Segment]) -> Option<String> {
     None
 }
 
-/// Last characters that make a short Chinese word a place, not a person.
-const PLACE_SUFFIXES: [char; 24] = [
-    '省', '市', '区', '县', '镇', '乡', '村', '路', '街', '道', '巷', '弄', '号', '楼', '栋', '幢',
-    '室', '层', '苑', '园', '厦', '场', '院', '店',
-];
-
-/// Province-level short names: "北京" or "上海黄浦" alone on a line is not a person.
-const PROVINCES: [&str; 34] = [
-    "北京",
-    "天津",
-    "上海",
-    "重庆",
-    "河北",
-    "山西",
-    "辽宁",
-    "吉林",
-    "黑龙江",
-    "江苏",
-    "浙江",
-    "安徽",
-    "福建",
-    "江西",
-    "山东",
-    "河南",
-    "湖北",
-    "湖南",
-    "广东",
-    "海南",
-    "四川",
-    "贵州",
-    "云南",
-    "陕西",
-    "甘肃",
-    "青海",
-    "台湾",
-    "内蒙古",
-    "广西",
-    "西藏",
-    "宁夏",
-    "新疆",
-    "香港",
-    "澳门",
-];
-
 /// 2–4 Chinese characters ("张三", "欧阳娜娜", "王先生") that do not look like a place.
 fn is_cjk_name(t: &str) -> bool {
     (2..=4).contains(&t.chars().count())
@@ -416,50 +335,6 @@ fn is_cjk_name(t: &str) -> bool {
         && !t.ends_with(PLACE_SUFFIXES)
         && !PROVINCES.iter().any(|p| t.starts_with(p))
 }
-
-/// Words that mark English text as an address.
-const ADDRESS_WORDS: [&str; 40] = [
-    "road",
-    "rd",
-    "street",
-    "st",
-    "avenue",
-    "ave",
-    "lane",
-    "ln",
-    "alley",
-    "room",
-    "rm",
-    "floor",
-    "fl",
-    "flat",
-    "apt",
-    "apartment",
-    "unit",
-    "suite",
-    "building",
-    "bldg",
-    "tower",
-    "block",
-    "district",
-    "city",
-    "province",
-    "county",
-    "town",
-    "village",
-    "park",
-    "plaza",
-    "square",
-    "center",
-    "centre",
-    "mall",
-    "garden",
-    "mansion",
-    "boulevard",
-    "highway",
-    "china",
-    "no",
-];
 
 /// A Latin name of `min_words` to 3 words. Among English address pieces it takes 2 ("John
 /// Smith"): a single word is too often a district or city ("Pudong") to guess. All-capital
@@ -519,20 +394,6 @@ fn split_house(address: &str) -> Option<(String, String)> {
         .filter(|(base, _)| !base.is_empty())
 }
 
-const LATIN_HOUSE_WORDS: [&str; 11] = [
-    "room",
-    "rm",
-    "flat",
-    "apt",
-    "apartment",
-    "unit",
-    "suite",
-    "ste",
-    "floor",
-    "fl",
-    "block",
-];
-
 /// "Room 501", "Flat 5B", "Apt. No. 12", "Floor 5 Room 501", "#501".
 fn is_latin_house(t: &str) -> bool {
     let words: Vec<&str> = t.split_whitespace().collect();
@@ -572,12 +433,6 @@ fn is_latin_house(t: &str) -> bool {
 fn is_cjk_numeral(c: char) -> bool {
     "零〇一二三四五六七八九十百两".contains(c)
 }
-
-/// Building, unit, floor and room marks, longest first. "号" alone is weak: "19号" right
-/// after a street is the street number, so it may not open a house part.
-const HOUSE_MARKS: [&str; 13] = [
-    "号楼", "号房", "单元", "栋", "幢", "座", "楼", "层", "室", "房", "号", "F", "f",
-];
 
 /// The Chinese house-part grammar: units of (number, mark) such as "3号楼", "2单元",
 /// "501室", "A座", "5F", optionally ending in a bare room number ("5楼501"); or a dashed

@@ -24,6 +24,7 @@ fn store(code: &str) -> Store {
 }
 
 #[test]
+#[allow(clippy::type_complexity)]
 fn order_type_must_be_the_carts_and_offered() {
     // (cart's, asked, offered, outcome)
     let cases: [(u8, u8, &[u8], Result<(), SubmitRefusal>); 5] = [

@@ -1,17 +1,23 @@
-//! Sessions: the session table, and one session's outgoing buffer, transport, upgrade state,
-//! heartbeat and close. Transport-specific I/O lives in `polling` and `websocket`.
+//! Sessions: the session table, and one session's outgoing buffer, transport and close; beside
+//! them its heartbeat (`heartbeat`), its polling side (`poll`) and a WebSocket taking it over
+//! (`upgrade`). Transport-specific I/O lives in `polling` and `websocket`.
 
+mod heartbeat;
+pub(super) mod poll;
+mod upgrade;
+
+use self::heartbeat::heartbeat;
 use super::config::EngineConfig;
 use super::handler::{
     Attached, DisconnectReason, EngineHandler, EngineSocket, Message, RequestInfo, Sid,
     TransportKind,
 };
 use super::packet::{OpenPayload, Packet};
-use super::websocket::WsLink;
+use super::websocket::link::WsLink;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use tokio::sync::Notify;
-use tokio::time::{sleep_until, Instant};
+use tokio::time::Instant;
 
 /// The engine's shared state: settings, handler and the session table.
 pub(crate) struct Shared {
@@ -159,25 +165,6 @@ pub(crate) struct Session {
     closed: Notify,
     /// The handler's own state for this session ([`EngineSocket::attach`]).
     attached: OnceLock<Attached>,
-}
-
-/// What a GET gets.
-pub(crate) enum PollOutcome {
-    /// The payload to answer with.
-    Payload(Vec<Packet>),
-    /// Another GET was already waiting: the session is now closed.
-    Overlap,
-    /// The session closed before this GET.
-    Closed,
-    /// The session has moved to WebSocket.
-    NotPolling,
-}
-
-/// How a ping in flight stands when its deadline passes.
-enum PongStatus {
-    Answered(Instant),
-    Waiting(Instant),
-    Expired,
 }
 
 impl Session {
@@ -370,252 +357,5 @@ impl Session {
         } else {
             self.wake.notify_one();
         }
-    }
-
-    /// Closes the session if its ping went unanswered past the deadline (a request may arrive
-    /// a moment before the heartbeat task notices). Returns whether the session is still open.
-    pub(crate) fn check_alive(&self) -> bool {
-        let expired = {
-            let state = self.lock();
-            match state.phase {
-                Phase::Closed => return false,
-                Phase::Open | Phase::Closing(_) => {
-                    matches!(Self::pong_status(&state, &self.config), PongStatus::Expired)
-                }
-            }
-        };
-        if expired {
-            self.close(DisconnectReason::PingTimeout);
-        }
-        !expired
-    }
-
-    fn pong_status(state: &State, config: &EngineConfig) -> PongStatus {
-        let now = Instant::now();
-        match state.ping_deadline {
-            None => PongStatus::Answered(state.last_pong.unwrap_or(now)),
-            Some(deadline) => {
-                let deadline = deadline.max(state.last_packet + config.ping_timeout);
-                if now < deadline {
-                    PongStatus::Waiting(deadline)
-                } else {
-                    PongStatus::Expired
-                }
-            }
-        }
-    }
-
-    /// Sends a ping due to be answered by `deadline`. False once the session is closed.
-    fn ping(&self, deadline: Instant) -> bool {
-        {
-            let mut state = self.lock();
-            match state.phase {
-                Phase::Closed => return false,
-                // No ping while closing, but the deadline still ends a session nobody polls.
-                Phase::Closing(_) => {
-                    state.ping_deadline = Some(deadline);
-                    return true;
-                }
-                Phase::Open => state.ping_deadline = Some(deadline),
-            }
-        }
-        self.send(vec![Packet::Ping(None)]);
-        true
-    }
-
-    // ----- polling -----
-
-    /// Waits for packets for a GET.
-    pub(crate) async fn poll(self: &Arc<Self>) -> PollOutcome {
-        {
-            let mut state = self.lock();
-            if state.phase == Phase::Closed {
-                return PollOutcome::Closed;
-            }
-            if !matches!(state.transport, SessionTransport::Polling) {
-                return PollOutcome::NotPolling;
-            }
-            if state.polling {
-                drop(state);
-                self.close(DisconnectReason::TransportError);
-                return PollOutcome::Overlap;
-            }
-            state.polling = true;
-        }
-        let mut guard = PollGuard {
-            session: Arc::clone(self),
-            armed: true,
-        };
-        loop {
-            let woken = self.wake.notified();
-            let (batch, closing) = {
-                let mut state = self.lock();
-                if let Some(reply) = state.poll_reply.take() {
-                    state.polling = false;
-                    (Some(vec![reply]), false)
-                } else if state.phase == Phase::Closed {
-                    state.polling = false;
-                    (Some(vec![Packet::Close]), false)
-                } else if !state.queue.is_empty() {
-                    state.polling = false;
-                    let batch: Vec<Packet> = state.queue.drain(..).collect();
-                    (Some(batch), matches!(state.phase, Phase::Closing(_)))
-                } else if matches!(state.upgrade, Upgrade::Probed(_))
-                    || matches!(state.transport, SessionTransport::WebSocket(_))
-                {
-                    // Upgrading or upgraded: end this poll so the client can move on.
-                    state.polling = false;
-                    (Some(vec![Packet::Noop]), false)
-                } else {
-                    (None, false)
-                }
-            };
-            if let Some(batch) = batch {
-                guard.armed = false;
-                if closing {
-                    self.close(DisconnectReason::ServerClose);
-                }
-                return PollOutcome::Payload(batch);
-            }
-            woken.await;
-        }
-    }
-
-    /// Marks a POST as being read; false (and the session closed) if one already is.
-    pub(crate) fn begin_post(&self) -> bool {
-        let overlap = {
-            let mut state = self.lock();
-            let overlap = state.posting;
-            state.posting = true;
-            overlap
-        };
-        if overlap {
-            self.close(DisconnectReason::TransportError);
-        }
-        !overlap
-    }
-
-    pub(crate) fn end_post(&self) {
-        self.lock().posting = false;
-    }
-
-    // ----- upgrade -----
-
-    /// A WebSocket with this session's sid connected. False if the session cannot be upgraded
-    /// (closed, not polling, or another upgrade under way).
-    pub(crate) fn attach_upgrade(&self, ws: WsLink) -> bool {
-        let mut state = self.lock();
-        if state.phase != Phase::Open
-            || !matches!(state.transport, SessionTransport::Polling)
-            || !matches!(state.upgrade, Upgrade::None)
-        {
-            return false;
-        }
-        state.upgrade = Upgrade::Attached(ws);
-        true
-    }
-
-    /// The upgrading WebSocket answered the probe.
-    pub(crate) fn probed(&self) {
-        {
-            let mut state = self.lock();
-            if let Upgrade::Attached(ws) = std::mem::replace(&mut state.upgrade, Upgrade::None) {
-                state.upgrade = Upgrade::Probed(ws);
-            } else {
-                return;
-            }
-        }
-        self.wake.notify_one();
-    }
-
-    /// The client sent `upgrade`: the WebSocket becomes the transport, and what was queued for
-    /// polling is written to it first (under the lock, so nothing newer overtakes it). False
-    /// if the upgrade is off.
-    pub(crate) fn complete_upgrade(&self) -> bool {
-        {
-            let mut state = self.lock();
-            if state.phase != Phase::Open {
-                return false;
-            }
-            let ws = match std::mem::replace(&mut state.upgrade, Upgrade::None) {
-                Upgrade::Attached(ws) | Upgrade::Probed(ws) => ws,
-                Upgrade::None => return false,
-            };
-            let queued: Vec<Packet> = state.queue.drain(..).collect();
-            ws.send(&queued);
-            state.transport = SessionTransport::WebSocket(ws);
-        }
-        self.wake.notify_one();
-        true
-    }
-
-    /// The upgrading WebSocket gave up (closed, timed out, or sent something unexpected).
-    pub(crate) fn abort_upgrade(&self) {
-        self.lock().upgrade = Upgrade::None;
-    }
-}
-
-/// Clears the polling flag if a GET's future is dropped before it answered (the client went
-/// away): like the reference server, the session then closes.
-struct PollGuard {
-    session: Arc<Session>,
-    armed: bool,
-}
-
-impl Drop for PollGuard {
-    fn drop(&mut self) {
-        if self.armed {
-            self.session.lock().polling = false;
-            self.session.close(DisconnectReason::TransportClose);
-        }
-    }
-}
-
-/// Pings every `ping_interval` (counted from the last pong) and closes the session when a
-/// ping stays unanswered for `ping_timeout`.
-async fn heartbeat(session: Arc<Session>) {
-    let interval = session.config.ping_interval;
-    let mut next_ping = Instant::now() + interval;
-    loop {
-        if !sleep_unless_closed(next_ping, &session.closed).await {
-            return;
-        }
-        let mut deadline = next_ping + session.config.ping_timeout;
-        if !session.ping(deadline) {
-            return;
-        }
-        loop {
-            tokio::select! {
-                _ = sleep_until(deadline) => {}
-                _ = session.pong.notified() => {}
-                _ = session.closed.notified() => return,
-            }
-            let status = {
-                let state = session.lock();
-                if state.phase == Phase::Closed {
-                    return;
-                }
-                Session::pong_status(&state, &session.config)
-            };
-            match status {
-                PongStatus::Answered(at) => {
-                    next_ping = at + interval;
-                    break;
-                }
-                PongStatus::Waiting(later) => deadline = later,
-                PongStatus::Expired => {
-                    session.close(DisconnectReason::PingTimeout);
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// Sleeps until `at`; false if the session closed first.
-async fn sleep_unless_closed(at: Instant, closed: &Notify) -> bool {
-    tokio::select! {
-        _ = sleep_until(at) => true,
-        _ = closed.notified() => false,
     }
 }

@@ -1,270 +1,33 @@
-//! The WebSocket transport: one task per connection, either opening a new session or upgrading a
-//! polling one (probe `2probe`/`3probe`, then `5`).
-//!
-//! Memory is what limits how many sockets a node holds, so an idle connection keeps no buffer:
-//! the task owns the TCP stream (handed over by [`super::upgrade`] once the handshake is
-//! answered) and reads into a buffer only while bytes are arriving.
-//!
-//! Writes need no wake-up of the connection's task: the writer (the session under its lock, or
-//! a Socket.IO socket under its own, see [`super::handler::DirectWriter`]) encodes the frames
-//! into the [`WsLink`], and the link is written out once the writer's own task yields, by one
-//! flush task for every link written to meanwhile on that thread. So a broadcast costs one
-//! write per socket, and a burst of them too, however many events it holds. Only what the
-//! kernel does not take waits for the connection's task.
+//! A connection's task: how it starts (a new session or an upgrade), its read loop, and its
+//! close.
 
-use super::handler::{DisconnectReason, Message, RequestInfo};
-use super::packet::Packet;
-use super::session::{Session, SessionTransport, Shared};
-use super::ws_frame::{self, OP_CLOSE, OP_PONG};
+use super::link::{ReadTurn, WsLink};
+use crate::realtime::engineio::handler::{DisconnectReason, RequestInfo};
+use crate::realtime::engineio::packet::Packet;
+use crate::realtime::engineio::session::{Session, SessionTransport, Shared};
+use crate::realtime::engineio::ws_frame::{self, OP_CLOSE, OP_PONG};
 use actix_codec::Decoder;
 use actix_http::ws::{Codec, Frame, Item};
 use bytes::BytesMut;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::task::Poll;
 use tokio::net::TcpStream;
-use tokio::runtime::{Handle, RuntimeFlavor};
-use tokio::sync::Notify;
 use tokio::time::{sleep_until, Instant, Sleep};
 
-/// A client that lets this much pile up unread is dropped (it may reconnect and recover).
-const MAX_PENDING: usize = 8 << 20;
 /// How much is read at a time.
 const READ_CHUNK: usize = 4096;
 /// How long a closing connection may take to write what is left and its close frame: a
 /// client that stopped reading must not keep it (and its socket) forever.
 const CLOSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The write side of a connection, shared by the session (which writes) and the connection's
-/// task (which flushes what the socket could not take and reads).
-#[derive(Clone)]
-pub(crate) struct WsLink(Arc<Link>);
-
-struct Link {
-    stream: TcpStream,
-    out: Mutex<Out>,
-    /// Wakes the task: something is pending, or the link is closing or broken.
-    wake: Notify,
-}
-
-#[derive(Default)]
-struct Out {
-    /// Encoded frames the socket has not taken yet.
-    pending: Vec<u8>,
-    /// Close once `pending` is flushed.
-    closing: bool,
-    /// A write failed or the client fell too far behind: nothing more is written.
-    broken: bool,
-    /// In this thread's list of links to flush.
-    scheduled: bool,
-    /// Written to while its own connection handles a read: that connection flushes it.
-    flush_after_read: bool,
-}
-
 thread_local! {
-    /// Links written to by the running task, flushed when it yields.
-    static TO_FLUSH: RefCell<Vec<WsLink>> = const { RefCell::new(Vec::new()) };
     /// The read buffer lent to whichever connection of this thread is reading (see
     /// `Connection::read`).
     static READ_BUF: RefCell<BytesMut> = RefCell::new(BytesMut::new());
-    /// The link whose connection is handling what it just read (its address), if any: what is
-    /// written to it meanwhile (acks, mostly) is flushed by that connection once the whole read
-    /// is handled, one write for all, without a flush task.
-    static READING: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Marks `link` as handling its read until dropped.
-struct ReadTurn;
-
-impl ReadTurn {
-    fn start(link: &WsLink) -> ReadTurn {
-        READING.with(|r| r.set(Arc::as_ptr(&link.0) as usize));
-        ReadTurn
-    }
-}
-
-impl Drop for ReadTurn {
-    fn drop(&mut self) {
-        READING.with(|r| r.set(0));
-    }
-}
-
-/// Puts `link` on this thread's flush list, starting the flush task if the list was empty.
-/// False when there is no single-threaded runtime here to run that task on this thread (the
-/// caller then writes at once).
-fn schedule_flush(link: &WsLink) -> bool {
-    let Ok(runtime) = Handle::try_current() else {
-        return false;
-    };
-    if runtime.runtime_flavor() != RuntimeFlavor::CurrentThread {
-        return false;
-    }
-    TO_FLUSH.with(|list| {
-        let mut list = list.borrow_mut();
-        if list.is_empty() {
-            runtime.spawn(FlushTask { done: false });
-        }
-        list.push(link.clone());
-    });
-    true
-}
-
-/// Flushes this thread's list when it runs, or when it is dropped without running (its
-/// runtime shut down first): the list must never be left non-empty with no task to empty it,
-/// or the next runtime on this thread would never flush.
-struct FlushTask {
-    done: bool,
-}
-
-impl std::future::Future for FlushTask {
-    type Output = ();
-
-    fn poll(mut self: Pin<&mut Self>, _cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        self.done = true;
-        flush_scheduled();
-        std::task::Poll::Ready(())
-    }
-}
-
-impl Drop for FlushTask {
-    fn drop(&mut self) {
-        if !self.done {
-            flush_scheduled();
-        }
-    }
-}
-
-fn flush_scheduled() {
-    // `try_with`: a task dropped while the thread exits finds its list gone, and nothing to do.
-    let Ok(links) = TO_FLUSH.try_with(|list| std::mem::take(&mut *list.borrow_mut())) else {
-        return;
-    };
-    for link in links {
-        let mut out = link.lock();
-        out.scheduled = false;
-        link.flush_locked(&mut out);
-        let waiting = !out.pending.is_empty() || out.broken;
-        drop(out);
-        if waiting {
-            link.0.wake.notify_one();
-        }
-    }
-}
-
-impl WsLink {
-    fn new(stream: TcpStream) -> Self {
-        WsLink(Arc::new(Link {
-            stream,
-            out: Mutex::new(Out::default()),
-            wake: Notify::new(),
-        }))
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Out> {
-        self.0.out.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Writes packets in order, each as one frame.
-    pub(crate) fn send(&self, packets: &[Packet]) {
-        self.write(|pending| {
-            for packet in packets {
-                ws_frame::put_packet(pending, packet);
-            }
-        });
-    }
-
-    /// Writes messages in order, each as one frame.
-    pub(crate) fn send_messages(&self, messages: &[Message]) {
-        if messages.is_empty() {
-            return;
-        }
-        self.write(|pending| {
-            for message in messages {
-                ws_frame::put_message(pending, message);
-            }
-        });
-    }
-
-    /// Appends frames (`encode` writes them) and has them written.
-    fn write(&self, encode: impl FnOnce(&mut Vec<u8>)) {
-        let mut out = self.lock();
-        if out.closing || out.broken {
-            return;
-        }
-        let was_idle = out.pending.is_empty();
-        encode(&mut out.pending);
-        if !was_idle {
-            // Already scheduled, or waiting for the socket.
-            if out.pending.len() > MAX_PENDING {
-                metrics::counter!("socketio_clients_cut_off_total").increment(1);
-                out.broken = true;
-                out.pending = Vec::new();
-                drop(out);
-                self.0.wake.notify_one();
-            }
-            return;
-        }
-        if READING.with(Cell::get) == Arc::as_ptr(&self.0) as usize {
-            out.flush_after_read = true;
-            return;
-        }
-        if !out.scheduled && schedule_flush(self) {
-            out.scheduled = true;
-            return;
-        }
-        self.flush_locked(&mut out);
-        if !out.pending.is_empty() || out.broken {
-            drop(out);
-            self.0.wake.notify_one();
-        }
-    }
-
-    /// Writes what was written during the read just handled (see `READING`).
-    fn flush_after_read(&self) {
-        let mut out = self.lock();
-        if !std::mem::take(&mut out.flush_after_read) {
-            return;
-        }
-        self.flush_locked(&mut out);
-        if !out.pending.is_empty() || out.broken {
-            drop(out);
-            self.0.wake.notify_one();
-        }
-    }
-
-    /// Closes the connection once what is already written is flushed.
-    pub(crate) fn close(&self) {
-        self.lock().closing = true;
-        self.0.wake.notify_one();
-    }
-
-    /// Writes as much of `pending` as the socket takes without waiting.
-    fn flush_locked(&self, out: &mut Out) {
-        while !out.pending.is_empty() {
-            match self.0.stream.try_write(&out.pending) {
-                Ok(0) => {
-                    out.broken = true;
-                    break;
-                }
-                Ok(n) => {
-                    out.pending.drain(..n);
-                }
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => return,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => {
-                    out.broken = true;
-                    break;
-                }
-            }
-        }
-        if out.broken || out.pending.is_empty() {
-            // Given back at once: an idle socket holds no write buffer either.
-            out.pending = Vec::new();
-        }
-    }
 }
 
 /// How a connection starts.
@@ -680,29 +443,9 @@ fn read_available(stream: &TcpStream, buf: &mut BytesMut) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use super::super::tests::{pair, runtime};
     use super::*;
-    use std::io::Read;
     use std::time::Duration;
-
-    /// A connected pair: the server end non-blocking (for tokio), the client end with a read
-    /// timeout.
-    fn pair() -> (std::net::TcpStream, std::net::TcpStream) {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
-        client
-            .set_read_timeout(Some(Duration::from_secs(2)))
-            .unwrap();
-        let (server, _) = listener.accept().unwrap();
-        server.set_nonblocking(true).unwrap();
-        (server, client)
-    }
-
-    fn runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    }
 
     /// No readiness for 50 ms.
     async fn quiet(stream: &TcpStream) -> bool {
@@ -751,32 +494,5 @@ mod tests {
             stream.readable().await.unwrap();
             assert_eq!(read_available(&stream, &mut buf).unwrap(), 0);
         });
-    }
-
-    #[test]
-    fn writes_after_a_runtime_shut_down_with_a_flush_pending_still_go_out() {
-        // A runtime ends before its flush task ran (block_on returns as soon as its own
-        // future is done), as a test's runtime or a stopping worker's may.
-        let (server_one, _client_one) = pair();
-        let first = runtime();
-        first.block_on(async {
-            let link = WsLink::new(TcpStream::from_std(server_one).unwrap());
-            link.send(&[Packet::Message("one".into())]);
-        });
-        drop(first);
-
-        // The next runtime on this thread gets its writes out.
-        let (server_two, mut client_two) = pair();
-        runtime().block_on(async {
-            let link = WsLink::new(TcpStream::from_std(server_two).unwrap());
-            // Until the reactor has seen the socket writable, writes wait for the connection's
-            // task, which this test does not run.
-            link.0.stream.writable().await.unwrap();
-            link.send(&[Packet::Message("two".into())]);
-            tokio::task::yield_now().await;
-        });
-        let mut frame = [0u8; 6];
-        client_two.read_exact(&mut frame).unwrap();
-        assert_eq!(&frame, b"\x81\x044two");
     }
 }
