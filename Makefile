@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379
 FRONTEND := frontend
 
-.PHONY: run build build-frontend test test-rust test-rust-postgres test-rust-redis test-frontend test-budget test-e2e test-schema lint fmt check-api-types
+.PHONY: run build build-frontend build-rust lint-rust lint-frontend check-frontend test test-rust test-rust-sqlite test-rust-postgres test-rust-redis test-frontend test-budget test-e2e test-schema lint fmt check-api-types
 
 run: build-frontend
 	$(CARGO) run --release --bin pizza-order -- serve
@@ -35,25 +35,52 @@ $(FRONTEND)/dist/.built: $(FRONTEND)/node_modules/.package-lock.json $(FRONTEND_
 
 build-frontend: $(FRONTEND)/dist/.built
 
-# Each stage a make call of its own, timed; the times are printed at the end (tests/stages.sh).
-TEST_STAGES := lint test-rust test-rust-postgres test-rust-redis test-schema test-frontend test-budget test-e2e test-bench-http
-test:
-	bash tests/stages.sh $(TEST_STAGES)
+# How the stages below build the server before using it. `make test` builds everything once in
+# its first stage (build-rust) and sets these to `:`, so no later stage waits on cargo's lock
+# while clippy holds it.
+BUILD_BIN ?= $(CARGO) build --bin pizza-order
+BUILD_BENCH ?= $(CARGO) build --bin pizza-order --example bench_bare_http
 
-lint: $(FRONTEND)/node_modules/.package-lock.json check-api-types
+# Each stage a make call of its own, timed, the times printed at the end (tests/stages.sh);
+# `a+b` runs a and b side by side (on two cores: a build beside node, tests that mostly wait
+# beside each other). docs/ci.md says where the minutes go.
+TEST_STAGES := build-rust+check-frontend test-rust lint-rust+check-api-types+test-schema \
+	test-budget test-e2e test-bench-http
+test:
+	BUILD_BIN=: BUILD_BENCH=: bash tests/stages.sh $(TEST_STAGES)
+
+# Every Rust target the tests run, built once: the test binaries, the server, the bench peer.
+build-rust:
+	$(CARGO) test --workspace --no-run
+	$(CARGO) build --bin pizza-order --example bench_bare_http
+
+lint: lint-rust check-api-types lint-frontend
+
+lint-rust:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+lint-frontend: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run typecheck && npm run lint
+
+# The app's typecheck, lint and unit tests (Vitest).
+check-frontend: lint-frontend test-frontend
 
 # The app's API types (frontend/src/lib/api/schema.gen.ts) against the server's OpenAPI document:
 # regenerated from `pizza-order openapi` into a temporary file and compared; stale fails with the
 # diff and says to run `npm run gen:api` (docs/api-schema.md).
 check-api-types: $(FRONTEND)/node_modules/.package-lock.json
-	$(CARGO) build --bin pizza-order
+	$(BUILD_BIN)
 	cd $(FRONTEND) && PIZZA_BIN=$(CURDIR)/target/debug/pizza-order npm run --silent gen:api -- --check
 
-# Unit tests of both crates and the integration tests on the embedded SQLite.
+# Every Rust test: both crates' unit tests, the integration and real-time tests on the embedded
+# SQLite, and the integration tests again on PostgreSQL and with Redis (mandatory on CI), the
+# three runs side by side after one build (tests/rust.sh).
 test-rust:
+	TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" CARGO="$(CARGO)" bash tests/rust.sh
+
+# The same variants one at a time.
+test-rust-sqlite:
 	$(CARGO) test --workspace
 
 # The same integration tests on PostgreSQL: a fresh database per test, dropped after.
@@ -87,7 +114,7 @@ test-rust-redis:
 # Once on the embedded SQLite, once on PostgreSQL when reachable (mandatory on CI): PostgreSQL
 # refuses text SQLite keeps.
 test-schema:
-	$(CARGO) build --bin pizza-order
+	$(BUILD_BIN)
 	PIZZA_BIN=$(CURDIR)/target/debug/pizza-order bash tests/schema/run.sh
 	@if pg_isready -q -d "$(TEST_DATABASE_URL)" 2>/dev/null; then \
 		SCHEMA_DATABASE_URL="$(TEST_DATABASE_URL)" PIZZA_BIN=$(CURDIR)/target/debug/pizza-order bash tests/schema/run.sh; \
@@ -108,7 +135,7 @@ test-budget: build-frontend
 
 # Browser tests: the real server binary serving the built app, driven by Debian's chromium.
 test-e2e: build-frontend
-	$(CARGO) build --bin pizza-order
+	$(BUILD_BIN)
 	cd $(FRONTEND) && PIZZA_BIN=$(CURDIR)/target/debug/pizza-order npm run e2e
 
 fmt:
@@ -142,7 +169,7 @@ bench-http:
 	bash tests/bench/http/run.sh
 
 test-bench-http:
-	$(CARGO) build --bin pizza-order --example bench_bare_http
+	$(BUILD_BENCH)
 	bash tests/bench/http/smoke.sh
 
 # The same, counting instructions under callgrind (one connection, every server under valgrind):
