@@ -42,9 +42,9 @@ BUILD_BIN ?= $(CARGO) build --bin pizza-order
 BUILD_BENCH ?= $(CARGO) build --bin pizza-order --example bench_bare_http
 
 # Each stage a make call of its own, timed, the times printed at the end (tests/stages.sh);
-# `a+b` runs a and b side by side (on two cores: a build beside node, tests that mostly wait
-# beside each other). docs/ci.md says where the minutes go.
-TEST_STAGES := build-rust+check-frontend test-rust lint-rust+check-api-types+test-schema \
+# `a+b` runs a and b side by side (the build beside node's checks). docs/ci.md says where the
+# minutes go and what running more side by side did on two cores.
+TEST_STAGES := build-rust+check-frontend test-rust lint-rust check-api-types test-schema \
 	test-budget test-e2e test-bench-http
 test:
 	BUILD_BIN=: BUILD_BENCH=: bash tests/stages.sh $(TEST_STAGES)
@@ -74,8 +74,8 @@ check-api-types: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && PIZZA_BIN=$(CURDIR)/target/debug/pizza-order npm run --silent gen:api -- --check
 
 # Every Rust test: both crates' unit tests, the integration and real-time tests on the embedded
-# SQLite, and the integration tests again on PostgreSQL and with Redis (mandatory on CI), the
-# three runs side by side after one build (tests/rust.sh).
+# SQLite, then the integration tests again on PostgreSQL and with Redis (mandatory on CI), those
+# two side by side (tests/rust.sh).
 test-rust:
 	TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" CARGO="$(CARGO)" bash tests/rust.sh
 
