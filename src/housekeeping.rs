@@ -141,10 +141,12 @@ async fn loyalty_sweep(state: AppState) {
                 Ok(n) => tracing::info!(changed = n, "member levels reviewed"),
                 Err(e) => tracing::warn!(error = %e, "level review failed"),
             }
-            match state.loyalty.points().reconcile().await {
-                Ok(r) if r.mismatches.is_empty() => {}
+            match state.loyalty.reconcile().await {
+                Ok(r) if r.points.mismatches.is_empty() && r.reversals.lost.is_empty() => {}
                 Ok(r) => {
-                    tracing::error!(checked = r.checked, mismatches = ?r.mismatches, "points ledger mismatches")
+                    tracing::error!(checked = r.points.checked, mismatches = ?r.points.mismatches,
+                        orders_checked = r.reversals.checked, lost_reversals = ?r.reversals.lost,
+                        "points ledger mismatches or lost reversals")
                 }
                 Err(e) => tracing::warn!(error = %e, "points reconcile failed"),
             }

@@ -431,18 +431,16 @@ async fn a_coupon_gift_is_delivered_once_as_a_coupon() {
     assert_eq!(option.template_code.as_deref(), Some("CP_MEMBER_150_30"));
     let now = app.clock.now_ms();
     let mut tx = app.app_state.db.pool().begin().await.unwrap();
-    actors::db::gifts::grant_in(
-        &mut tx,
-        user,
-        "upgrade",
-        2,
-        "2026",
-        std::slice::from_ref(&option),
-        now + 86_400_000,
-        now,
-    )
-    .await
-    .unwrap();
+    let grant = actors::db::members::GiftGrant {
+        kind: "upgrade",
+        cycle: "2026".into(),
+        options: vec![option.clone()],
+        expires_at: now + 86_400_000,
+        order_no: None,
+    };
+    actors::db::gifts::grant_in(&mut tx, user, 2, &grant, now)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let gifts = app.get_auth("/api/v1/members/gifts", Some(&token)).await;
     let gift = gifts.assert_ok()[0].clone();

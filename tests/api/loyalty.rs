@@ -609,7 +609,7 @@ async fn interleaved_moves_agree_with_a_simple_oracle() {
                         h.3 = 1;
                         o.acc.held -= h.1;
                     } else {
-                        repo.release(&h.0, now).await.unwrap();
+                        repo.give_back(&h.0, now).await.unwrap();
                         h.3 = 2;
                         o.acc.held -= h.1;
                         o.acc.available += h.1;

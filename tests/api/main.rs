@@ -20,6 +20,7 @@ mod helpers;
 mod invoice;
 mod journey;
 mod kitchen;
+mod ledger_model;
 mod loyalty;
 mod loyalty_levels;
 mod menu;

@@ -1,11 +1,12 @@
 //! Member gifts: granted once per (user, level, cycle) by the table's unique key, claimed with
 //! a compare-and-set, delivered through the outbox (`loyalty_gift_outbox`).
 
-use super::coupons::{issue_in, IssueError, IssueSource};
-use super::members::GiftOption;
+use super::coupons::{by_source_in, issue_in, move_in, IssueError, IssueSource};
+use super::members::{GiftGrant, GiftOption};
 use super::outbox::Outbox;
 use super::points::{Applied, PointsRepo, Tx};
 use super::{Db, DbError};
+use crate::domain::loyalty::coupon::CouponStatus;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -64,35 +65,33 @@ pub struct GiftRepo {
 }
 
 /// Grants a gift inside the caller's transaction (joining, a level change); nothing when this
-/// user already had the gift of this level in this cycle.
-#[allow(clippy::too_many_arguments)]
+/// user already had the gift of this level in this cycle (a gift a refund took back included:
+/// it is not granted again that year).
 pub async fn grant_in(
     tx: &mut Tx,
     user_id: i64,
-    kind: &str,
     level: i64,
-    cycle: &str,
-    options: &[GiftOption],
-    expires_at: i64,
+    grant: &GiftGrant,
     now: i64,
 ) -> Result<bool, DbError> {
-    if options.is_empty() {
+    if grant.options.is_empty() {
         return Ok(false);
     }
-    let gift_id = format!("G{user_id}-{level}-{cycle}");
+    let gift_id = format!("G{user_id}-{level}-{}", grant.cycle);
     let done = sqlx::query(
         "INSERT INTO loyalty_gifts (gift_id, user_id, kind, level, cycle, options, status, \
-         expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, 'available', $7, $8) \
+         expires_at, created_at, order_no) VALUES ($1, $2, $3, $4, $5, $6, 'available', $7, $8, $9) \
          ON CONFLICT DO NOTHING",
     )
     .bind(&gift_id)
     .bind(user_id)
-    .bind(kind)
+    .bind(grant.kind)
     .bind(level)
-    .bind(cycle)
-    .bind(serde_json::to_string(options)?)
-    .bind(expires_at)
+    .bind(&grant.cycle)
+    .bind(serde_json::to_string(&grant.options)?)
+    .bind(grant.expires_at)
     .bind(now)
+    .bind(grant.order_no.as_deref())
     .execute(&mut **tx)
     .await?
     .rows_affected();
@@ -271,6 +270,68 @@ impl GiftRepo {
         Ok(Applied::Now)
     }
 
+    /// Takes back the gifts order `order_no` unlocked (it was refunded): each becomes revoked
+    /// by a compare-and-set; one not delivered yet never will be (its outbox row is closed in
+    /// the same transaction); one delivered gives back what it gave: its points (what the
+    /// member no longer has is owed), its coupon if still unused, its product if not yet
+    /// ordered. A coupon or product already used stays with the order that used it. Once per
+    /// gift: the points' key is (gift, giftId, revoke). Answers how many were revoked now.
+    pub async fn revoke_for_order(&self, order_no: &str, now: i64) -> Result<usize, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM loyalty_gifts WHERE order_no = $1 AND status IN ('available', 'claimed')"
+        ))
+        .bind(order_no)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut revoked = 0;
+        for g in rows.iter().map(gift) {
+            if self.revoke(&g?, now).await? {
+                revoked += 1;
+            }
+        }
+        Ok(revoked)
+    }
+
+    async fn revoke(&self, g: &GiftRow, now: i64) -> Result<bool, DbError> {
+        let mut tx = PointsRepo::new(self.db.clone())
+            .begin_for(g.user_id, now)
+            .await?;
+        let moved = sqlx::query(
+            "UPDATE loyalty_gifts SET status = 'revoked' WHERE gift_id = $1 AND status = $2",
+        )
+        .bind(&g.gift_id)
+        .bind(&g.status)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if moved != 1 {
+            return Ok(false);
+        }
+        if g.status == "claimed" {
+            // Not delivered yet: the delivery is called off, nothing to take back.
+            let called_off = sqlx::query(
+                "UPDATE loyalty_gift_outbox SET done_at = $2, last_error = 'revoked' \
+                 WHERE gift_id = $1 AND done_at IS NULL",
+            )
+            .bind(&g.gift_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            let option = g
+                .chosen_option
+                .as_deref()
+                .and_then(|id| g.options.iter().find(|o| o.option_id == id));
+            if called_off == 0 {
+                if let Some(option) = option {
+                    take_back(&mut tx, g, option, now).await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// A failed delivery waits longer before the next try.
     pub async fn failed(&self, gift_id: &str, error: &str, next_at: i64) -> Result<(), DbError> {
         OUTBOX.failed(&self.db, gift_id, error, next_at).await
@@ -290,4 +351,72 @@ impl GiftRepo {
             .collect::<Result<_, sqlx::Error>>()
             .map_err(DbError::from)
     }
+}
+
+/// What a delivered gift gave, taken back in the caller's transaction.
+async fn take_back(tx: &mut Tx, g: &GiftRow, option: &GiftOption, now: i64) -> Result<(), DbError> {
+    match option.kind.as_str() {
+        "points" => {
+            PointsRepo::claw_back_in(
+                tx,
+                g.user_id,
+                "revoked",
+                "gift",
+                &g.gift_id,
+                "revoke",
+                option.points.unwrap_or(0),
+                now,
+            )
+            .await?;
+        }
+        "coupon" => {
+            if let Some(c) = by_source_in(tx, IssueSource::Gift, &g.gift_id).await? {
+                if matches!(c.status, CouponStatus::Issued | CouponStatus::Returned) {
+                    move_in(
+                        tx,
+                        &c.coupon_code,
+                        c.user_id,
+                        c.status,
+                        CouponStatus::Expired,
+                        None,
+                        "gift_revoked",
+                        now,
+                    )
+                    .await?;
+                }
+            }
+        }
+        _ => {
+            sqlx::query("DELETE FROM loyalty_gift_items WHERE gift_id = $1 AND order_no IS NULL")
+                .bind(&g.gift_id)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Forfeits a closing account's gifts in the caller's transaction: those not claimed, and
+/// those claimed but not delivered (the delivery is called off), become forfeited; free
+/// products not yet ordered go.
+pub async fn forfeit_all_in(tx: &mut Tx, user_id: i64, now: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE loyalty_gift_outbox SET done_at = $2, last_error = 'account closed' \
+         WHERE user_id = $1 AND done_at IS NULL",
+    )
+    .bind(user_id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE loyalty_gifts SET status = 'forfeited' WHERE user_id = $1 AND status IN ('available', 'claimed')",
+    )
+    .bind(user_id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("DELETE FROM loyalty_gift_items WHERE user_id = $1 AND order_no IS NULL")
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }

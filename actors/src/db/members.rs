@@ -86,6 +86,9 @@ pub struct GiftGrant {
     pub cycle: String,
     pub options: Vec<GiftOption>,
     pub expires_at: i64,
+    /// The order whose completion unlocked it (an upgrade on completion): its refund takes
+    /// the gift back.
+    pub order_no: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -252,17 +255,7 @@ impl MemberRepo {
         }
         record_change(&mut tx, user_id, None, level, "join", spend, now).await?;
         if let Some(g) = gift {
-            super::gifts::grant_in(
-                &mut tx,
-                user_id,
-                g.kind,
-                level,
-                &g.cycle,
-                &g.options,
-                g.expires_at,
-                now,
-            )
-            .await?;
+            super::gifts::grant_in(&mut tx, user_id, level, g, now).await?;
         }
         sqlx::query(
             "UPDATE users SET is_loyalty = 1, loyalty_level = $2, updated_at = $3 WHERE id = $1",
@@ -304,17 +297,7 @@ impl MemberRepo {
         }
         record_change(&mut tx, user_id, Some(from), to, reason, spend, now).await?;
         if let Some(g) = gift {
-            super::gifts::grant_in(
-                &mut tx,
-                user_id,
-                g.kind,
-                to,
-                &g.cycle,
-                &g.options,
-                g.expires_at,
-                now,
-            )
-            .await?;
+            super::gifts::grant_in(&mut tx, user_id, to, g, now).await?;
         }
         sqlx::query("UPDATE users SET loyalty_level = $2, updated_at = $3 WHERE id = $1")
             .bind(user_id)

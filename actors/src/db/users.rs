@@ -166,17 +166,30 @@ impl UserRepo {
         Ok(())
     }
 
-    /// Closes the account in one transaction: sessions, addresses, pending codes and failed
-    /// logins go; the row stays with its personal fields nulled. Consents stay: they hold no
-    /// personal data and are the record of what was agreed.
+    /// Closes the account in one transaction: refused while an order of theirs is still in
+    /// progress (it could still take or give back money, points or coupons). Sessions,
+    /// addresses, pending codes and failed logins go; what the member held is forfeited (points
+    /// in every column, usable coupons, gifts not delivered, the membership); the row stays
+    /// with its personal fields nulled. Consents stay: they hold no personal data and are the
+    /// record of what was agreed.
     #[instrument(skip(self))]
-    pub async fn close(&self, id: i64, now: i64) -> Result<(), DbError> {
+    pub async fn close(&self, id: i64, now: i64) -> Result<Closure, DbError> {
         let mut tx = self.db.pool().begin().await?;
         // A write first, so SQLite takes its write lock at once (see AddressRepo::insert).
         sqlx::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        let open = sqlx::query(&format!(
+            "SELECT 1 AS x FROM orders WHERE user_id = $1 AND state NOT IN ({ENDED}) LIMIT 1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if open.is_some() {
+            tx.rollback().await?;
+            return Ok(Closure::OrdersInProgress);
+        }
         let phone: Option<String> = sqlx::query("SELECT phone FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
@@ -196,9 +209,17 @@ impl UserRepo {
                     .await?;
             }
         }
+        super::points::PointsRepo::forfeit_all_in(&mut tx, id, now).await?;
+        super::coupons::forfeit_all_in(&mut tx, id, now).await?;
+        super::gifts::forfeit_all_in(&mut tx, id, now).await?;
+        sqlx::query("DELETE FROM loyalty_members WHERE user_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(
             "UPDATE users SET phone = NULL, password_hash = NULL, name = NULL, email = NULL, \
-             birthday = NULL, gender = 0, closed_at = $1, updated_at = $2 WHERE id = $3",
+             birthday = NULL, gender = 0, is_loyalty = 0, loyalty_level = NULL, closed_at = $1, \
+             updated_at = $2 WHERE id = $3",
         )
         .bind(now)
         .bind(now)
@@ -206,9 +227,20 @@ impl UserRepo {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(())
+        Ok(Closure::Closed)
     }
 }
+
+/// What closing an account did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closure {
+    Closed,
+    /// An order of theirs is not completed, cancelled, refused or expired yet: nothing changed.
+    OrdersInProgress,
+}
+
+/// The states in which an order can no longer move money, points or coupons by itself.
+const ENDED: &str = "2, 3, 8, 9";
 
 fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {

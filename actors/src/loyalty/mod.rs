@@ -6,11 +6,13 @@
 //! points once. See docs/loyalty.md.
 
 use crate::clock::Clock;
+use crate::db::coupons::CouponRepo;
 use crate::db::gifts::GiftRepo;
 use crate::db::members::{GiftGrant, LevelRow, MemberRepo, MemberRow};
 use crate::db::orders::OrderRepo;
 use crate::db::outbox::backoff_ms;
-use crate::db::points::{Applied, PointsError, PointsRepo};
+use crate::db::points::{Applied, PointsError, PointsRepo, ReconcileReport};
+use crate::db::reversals::{ReversalRepo, ReversalReport};
 use crate::db::{Db, DbError};
 use crate::domain::loyalty::{
     level_for_spend, lot_expiry, points_earned, LevelRule, DEFAULT_PENDING_MS, GIFT_CLAIM_MS,
@@ -44,6 +46,17 @@ pub enum JoinError {
     Db(#[from] DbError),
 }
 
+/// The points ledger checked against itself, and the ended orders against their ledgers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LedgerReconcile {
+    pub points: ReconcileReport,
+    pub reversals: ReversalReport,
+}
+
+/// Orders that ended this recently are still on their way through the hooks and outboxes:
+/// the reconcile looks at those that ended before.
+pub const RECONCILE_SETTLE_MS: i64 = 10 * 60_000;
+
 /// What a sweep did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Swept {
@@ -52,6 +65,7 @@ pub struct Swept {
     pub expired: usize,
     pub holds_settled: usize,
     pub gifts_delivered: usize,
+    pub refunds_reversed: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -110,7 +124,7 @@ impl Loyalty {
         let level = level_for_spend(spend, &levels).ok_or(JoinError::NoLevels)?;
         let now = self.clock.now_ms();
         let rows = members.levels().await?;
-        let gift = self.gift_for(&rows, level.level, "welcome", now);
+        let gift = self.gift_for(&rows, level.level, "welcome", None, now);
         Ok(members
             .join(
                 user_id,
@@ -124,12 +138,13 @@ impl Loyalty {
     }
 
     /// The gift of reaching `level` now: its options, this cycle (the China calendar year),
-    /// claimable for 90 days.
+    /// claimable for 90 days; `order_no`: the order whose completion reached it.
     fn gift_for(
         &self,
         levels: &[LevelRow],
         level: i64,
         kind: &'static str,
+        order_no: Option<&str>,
         now: i64,
     ) -> Option<GiftGrant> {
         use chrono::Datelike;
@@ -145,6 +160,7 @@ impl Loyalty {
                 .to_string(),
             options,
             expires_at: now + GIFT_CLAIM_MS,
+            order_no: order_no.map(str::to_string),
         })
     }
 
@@ -186,7 +202,7 @@ impl Loyalty {
                 .map(|_| ()),
             s::CANCELLED_BY_CUSTOMER | s::REFUSED_BY_STORE | s::EXPIRED_UNPAID => self
                 .points()
-                .release(order_no, self.clock.now_ms())
+                .give_back(order_no, self.clock.now_ms())
                 .await
                 .map(|_| ()),
             _ => Ok(()),
@@ -242,28 +258,42 @@ impl Loyalty {
             )
             .await?;
         if let Some(m) = member {
-            self.upgrade_if_due(&m, &levels).await?;
+            self.review_member(&m, &levels, Review::UpOnly(order_no))
+                .await?;
         }
         Ok(applied)
     }
 
-    /// Raises a member whose spend reached a higher level (never lowers: that is the job's).
-    async fn upgrade_if_due(&self, m: &MemberRow, levels: &[LevelRow]) -> Result<bool, DbError> {
+    /// Moves a member to the level their spend in the window reaches now, recorded with its
+    /// reason; an upgrade grants that level's gift (naming the order that reached it, if one
+    /// did). True when the level changed.
+    async fn review_member(
+        &self,
+        m: &MemberRow,
+        levels: &[LevelRow],
+        review: Review<'_>,
+    ) -> Result<bool, DbError> {
         let spend = self.qualifying_spend(m.user_id).await?;
         let Some(due) = level_for_spend(spend, &rules(levels)) else {
             return Ok(false);
         };
-        if due.level <= m.level {
-            return Ok(false);
-        }
+        let (reason, order_no) = match (due.level.cmp(&m.level), review) {
+            (std::cmp::Ordering::Greater, Review::UpOnly(order_no)) => ("upgrade", Some(order_no)),
+            (std::cmp::Ordering::Greater, _) => ("upgrade", None),
+            (std::cmp::Ordering::Less, Review::Refund) => ("refund", None),
+            (std::cmp::Ordering::Less, Review::Both) => ("downgrade", None),
+            _ => return Ok(false),
+        };
         let now = self.clock.now_ms();
-        let gift = self.gift_for(levels, due.level, "upgrade", now);
+        let gift = (reason == "upgrade")
+            .then(|| self.gift_for(levels, due.level, "upgrade", order_no, now))
+            .flatten();
         self.members()
             .change_level(
                 m.user_id,
                 m.level,
                 due.level,
-                "upgrade",
+                reason,
                 spend,
                 gift.as_ref(),
                 now,
@@ -271,7 +301,10 @@ impl Loyalty {
             .await
     }
 
-    /// The refund of a completed order: its spend taken back and its points reversed.
+    /// The refund of a completed order gives back everything its completion unlocked: its
+    /// qualifying spend taken back, its points reversed (earned and used), the gifts its
+    /// spend unlocked revoked, and the member's level set at once to what their spend reaches
+    /// now (not at the hourly review).
     pub async fn order_refunded(&self, order_no: &str) -> Result<Applied, DbError> {
         let Some(order) = OrderRepo::new(self.db.clone()).find(order_no).await? else {
             return Ok(Applied::Nothing);
@@ -285,9 +318,28 @@ impl Loyalty {
         self.members()
             .record_spend(order.user_id, "refund", order_no, Fen(-paid.0), now)
             .await?;
-        self.points()
+        let reversed = self
+            .points()
             .reverse_order(order.user_id, order_no, lot_expiry(now), now)
-            .await
+            .await?;
+        self.gifts().revoke_for_order(order_no, now).await?;
+        if let Some(m) = self.members().member(order.user_id).await? {
+            let levels = self.members().levels().await?;
+            self.review_member(&m, &levels, Review::Refund).await?;
+        }
+        Ok(reversed)
+    }
+
+    /// The reconcile: every balance against its ledger, and every order that ended at least
+    /// [`RECONCILE_SETTLE_MS`] ago against what its ledgers hold.
+    pub async fn reconcile(&self) -> Result<LedgerReconcile, DbError> {
+        let settled_before = self.clock.now_ms() - RECONCILE_SETTLE_MS;
+        Ok(LedgerReconcile {
+            points: self.points().reconcile().await?,
+            reversals: ReversalRepo::new(self.db.clone())
+                .reconcile(settled_before)
+                .await?,
+        })
     }
 
     /// Matures one member's due points now (when they read their points), through the same
@@ -350,7 +402,8 @@ impl Loyalty {
     }
 
     /// The periodic pass: completed orders not credited yet, holds of orders that were paid or
-    /// closed, due pending points, expired lots. Each item is its own transaction; a failure
+    /// closed (a captured hold of an order that closed uncompleted is given back), due pending
+    /// points, expired lots. Each item is its own transaction; a failure
     /// is logged and left for the next pass.
     pub async fn sweep(&self) -> Result<Swept, DbError> {
         let now = self.clock.now_ms();
@@ -372,7 +425,7 @@ impl Loyalty {
             let r = match u8::try_from(state).unwrap_or(0) {
                 s::PAID | s::ACCEPTED | s::COMPLETED => points.capture(&order_no, now).await,
                 s::CANCELLED_BY_CUSTOMER | s::REFUSED_BY_STORE | s::EXPIRED_UNPAID => {
-                    points.release(&order_no, now).await
+                    points.give_back(&order_no, now).await
                 }
                 _ => Ok(Applied::Nothing),
             };
@@ -381,6 +434,24 @@ impl Loyalty {
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(error = %e, order_no, "points hold left for the next pass")
+                }
+            }
+        }
+        // The chain refunded a completed order and its reversal was lost on the way (the
+        // refund's hook failed): reversed now, and its coupons put on the give-back outbox.
+        for order_no in ReversalRepo::new(self.db.clone())
+            .unreversed_refunds(200)
+            .await?
+        {
+            let reversed = self.order_refunded(&order_no).await;
+            let queued = CouponRepo::new(self.db.clone())
+                .enqueue_return(&order_no, "refund", now)
+                .await;
+            match (reversed, queued) {
+                (Ok(Applied::Now), Ok(())) => swept.refunds_reversed += 1,
+                (Ok(_), Ok(())) => {}
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::warn!(error = %e, order_no, "refund reversal left for the next pass")
                 }
             }
         }
@@ -410,39 +481,25 @@ impl Loyalty {
     pub async fn review_levels(&self) -> Result<usize, DbError> {
         let members = self.members();
         let levels = members.levels().await?;
-        let rules = rules(&levels);
         let mut changed = 0;
         for m in members.members().await? {
-            let spend = self.qualifying_spend(m.user_id).await?;
-            let Some(due) = level_for_spend(spend, &rules) else {
-                continue;
-            };
-            let reason = match due.level.cmp(&m.level) {
-                std::cmp::Ordering::Less => "downgrade",
-                std::cmp::Ordering::Greater => "upgrade",
-                std::cmp::Ordering::Equal => continue,
-            };
-            let now = self.clock.now_ms();
-            let gift = (reason == "upgrade")
-                .then(|| self.gift_for(&levels, due.level, "upgrade", now))
-                .flatten();
-            if members
-                .change_level(
-                    m.user_id,
-                    m.level,
-                    due.level,
-                    reason,
-                    spend,
-                    gift.as_ref(),
-                    now,
-                )
-                .await?
-            {
+            if self.review_member(&m, &levels, Review::Both).await? {
                 changed += 1;
             }
         }
         Ok(changed)
     }
+}
+
+/// Which way a review may move a member.
+#[derive(Debug, Clone, Copy)]
+enum Review<'a> {
+    /// On completion of this order: up only (lowering is the job's or a refund's).
+    UpOnly(&'a str),
+    /// After a refund: down only, recorded as the refund's.
+    Refund,
+    /// The periodic job: either way.
+    Both,
 }
 
 pub fn rules(levels: &[LevelRow]) -> Vec<LevelRule> {

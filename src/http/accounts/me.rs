@@ -13,7 +13,7 @@ use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web};
 use actors::db::addresses::AddressRepo;
 use actors::db::consents::ConsentRepo;
-use actors::db::users::{ProfileFields, UserRepo, UserRow};
+use actors::db::users::{Closure, ProfileFields, UserRepo, UserRow};
 use actors::domain::accounts::profile::{
     default_birthday, Birthday, Email, Gender, PersonName, ProfileError,
 };
@@ -120,15 +120,23 @@ pub async fn patch_me(
 }
 
 /// Closes the account (userCancellation). Phone, name, email, birthday, password and the
-/// address book are deleted and every session ends; the account row stays as a closed
-/// tombstone so orders keep their reference. The phone may register again as a new account.
+/// address book are deleted and every session ends; points, coupons, gifts and the membership
+/// are forfeited, as the page warns; the account row stays as a closed tombstone so orders
+/// keep their reference. The phone may register again as a new account. Refused (409) while
+/// an order is still in progress.
 #[utoipa::path(tag = "me", security(("bearer" = [])),
-    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401)))]
+    responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401), (status = 409)))]
 #[delete("/me")]
 pub async fn close_account(state: web::Data<AppState>, auth: AuthUser) -> ApiResult<Reply<()>> {
-    UserRepo::new(state.db.clone())
+    let closed = UserRepo::new(state.db.clone())
         .close(auth.user_id, state.clock.now_ms())
         .await?;
+    if closed == Closure::OrdersInProgress {
+        return Err(ApiError::conflict(
+            "您还有进行中的订单，请在订单完成或取消后再注销",
+            "An order of yours is still in progress: close the account once it is completed or cancelled",
+        ));
+    }
     // The database store lost them with the account; Redis keeps its own until told.
     state.sessions().revoke_user(auth.user_id).await?;
     tracing::info!(user_id = auth.user_id, "account closed");

@@ -8,7 +8,8 @@ use crate::http::edge::params;
 use crate::http::loyalty::coupons::rule_text_for;
 use crate::http::loyalty::coupons_dto::{ChainIssueDto, ChainIssueRequest, ChainTemplateDto};
 use crate::http::loyalty::dto::{
-    AdjustRequest, AdjustResultDto, ChainRefundDto, PointsMismatchDto, PointsReconcileDto,
+    AdjustRequest, AdjustResultDto, ChainRefundDto, LostReversalDto, PointsMismatchDto,
+    PointsReconcileDto,
 };
 use crate::http::tablet::store::check_ops_token;
 use crate::state::AppState;
@@ -86,20 +87,33 @@ pub async fn reconcile(
     req: HttpRequest,
 ) -> ApiResult<Reply<PointsReconcileDto>> {
     check_ops_token(&state, &req)?;
-    let report = state.loyalty.points().reconcile().await?;
-    if !report.mismatches.is_empty() {
+    let report = state.loyalty.reconcile().await?;
+    if !report.points.mismatches.is_empty() || !report.reversals.lost.is_empty() {
         tracing::warn!(
-            mismatches = report.mismatches.len(),
+            mismatches = report.points.mismatches.len(),
+            lost_reversals = report.reversals.lost.len(),
             "points ledger mismatches"
         );
     }
     Ok(Reply::new(reconcile_dto(report)))
 }
 
-pub fn reconcile_dto(report: actors::db::points::ReconcileReport) -> PointsReconcileDto {
+pub fn reconcile_dto(report: actors::loyalty::LedgerReconcile) -> PointsReconcileDto {
+    let actors::loyalty::LedgerReconcile { points, reversals } = report;
     PointsReconcileDto {
-        checked: report.checked,
-        mismatches: report
+        orders_checked: reversals.checked,
+        lost_reversals: reversals
+            .lost
+            .into_iter()
+            .map(|l| LostReversalDto {
+                order_no: l.order_no,
+                user_id: l.user_id,
+                ledger: l.ledger.to_string(),
+                found: l.found,
+            })
+            .collect(),
+        checked: points.checked,
+        mismatches: points
             .mismatches
             .into_iter()
             .map(|m| PointsMismatchDto {

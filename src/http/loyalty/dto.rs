@@ -92,7 +92,8 @@ pub struct LevelDto {
 pub struct LevelChangeDto {
     pub from_level: Option<i64>,
     pub to_level: i64,
-    /// "join", "upgrade" or "downgrade".
+    /// "join", "upgrade", "downgrade", or "refund" (a refund took the spend that held the
+    /// level back).
     pub reason: String,
     pub at: i64,
 }
@@ -222,6 +223,22 @@ pub struct PointsMismatchDto {
 pub struct PointsReconcileDto {
     pub checked: i64,
     pub mismatches: Vec<PointsMismatchDto>,
+    /// Ended orders (closed, or completed and refunded, at least 10 minutes ago) compared with
+    /// what their ledgers hold.
+    pub orders_checked: i64,
+    /// Ended orders whose ledgers still hold what the ending should have given back.
+    pub lost_reversals: Vec<LostReversalDto>,
+}
+
+/// An ended order whose ledger still holds what its ending should have given back.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LostReversalDto {
+    pub order_no: String,
+    pub user_id: i64,
+    /// "money", "points", "coupons", "spend" or "gifts".
+    pub ledger: String,
+    pub found: String,
 }
 
 /// The chain's refund of a completed order.

@@ -14,7 +14,9 @@ pub use issue::{
     by_source_in, issue_in, new_coupon_code, normalise_code, ExchangeOutcome, IssueError,
     IssueSource, Issued,
 };
-pub use moves::{enqueue_return_in, give_back_in, DueReturn, ReturnOutcome, TransferError};
+pub use moves::{
+    enqueue_return_in, forfeit_all_in, give_back_in, DueReturn, ReturnOutcome, TransferError,
+};
 
 use super::points::Tx;
 use super::{Db, DbError};

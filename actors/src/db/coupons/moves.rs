@@ -77,7 +77,8 @@ async fn lock_order(tx: &mut Tx, order_no: &str) -> Result<(), DbError> {
 }
 
 /// Gives back, in the caller's transaction, every coupon `order_no` holds (LOCKED) or used
-/// (USED, a refund): RETURNED while still valid at `now`, else EXPIRED.
+/// (USED, a refund): RETURNED while still valid at `now` (and its holder's account open),
+/// else EXPIRED.
 pub async fn give_back_in(
     tx: &mut Tx,
     order_no: &str,
@@ -94,7 +95,7 @@ pub async fn give_back_in(
     let mut out = ReturnOutcome::default();
     for r in &rows {
         let c = coupon(r)?;
-        let to = if now < c.valid_to {
+        let to = if now < c.valid_to && !holder_closed(tx, c.user_id).await? {
             CouponStatus::Returned
         } else {
             CouponStatus::Expired
@@ -118,6 +119,50 @@ pub async fn give_back_in(
         }
     }
     Ok(out)
+}
+
+/// Forfeits a closing account's coupons in the caller's transaction: every one still usable
+/// (ISSUED, RETURNED) or held by an order that has closed becomes EXPIRED with the reason
+/// `account_closed`. USED ones stay, the record of what paid for an order. Answers how many.
+pub async fn forfeit_all_in(tx: &mut Tx, user_id: i64, now: i64) -> Result<usize, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COUPON_COLUMNS} FROM coupons c WHERE c.user_id = $1 \
+         AND c.status IN ('ISSUED', 'RETURNED', 'LOCKED') ORDER BY c.coupon_code"
+    ))
+    .bind(user_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut n = 0;
+    for r in &rows {
+        let c = coupon(r)?;
+        if move_in(
+            tx,
+            &c.coupon_code,
+            user_id,
+            c.status,
+            CouponStatus::Expired,
+            None,
+            "account_closed",
+            now,
+        )
+        .await?
+        {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether the holder of an order's coupons has closed their account (what they give back
+/// then expires instead: a closed account keeps nothing).
+async fn holder_closed(tx: &mut Tx, user_id: i64) -> Result<bool, DbError> {
+    Ok(
+        sqlx::query("SELECT 1 AS x FROM users WHERE id = $1 AND closed_at IS NOT NULL")
+            .bind(user_id)
+            .fetch_optional(&mut **tx)
+            .await?
+            .is_some(),
+    )
 }
 
 /// Puts an order on the give-back outbox in the caller's transaction (once per order).

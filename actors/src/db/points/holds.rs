@@ -95,58 +95,53 @@ impl PointsRepo {
 
     /// Captures an order's held points (it was paid): held → captured, once.
     pub async fn capture(&self, order_no: &str, now: i64) -> Result<Applied, DbError> {
-        self.settle_hold(order_no, "captured", now).await
+        self.settle_hold(order_no, HoldMove::Capture, now).await
     }
 
-    /// Gives an order's held points back (it closed unpaid): held → released, once; the lots
-    /// get back what was taken from them.
-    pub async fn release(&self, order_no: &str, now: i64) -> Result<Applied, DbError> {
-        self.settle_hold(order_no, "released", now).await
+    /// Gives an order's points back (it closed without being completed: unpaid, cancelled
+    /// after payment, refused): a hold still held is released, one captured at payment is
+    /// restored; either way each lot gets back what was taken from it, so the points keep the
+    /// expiry they had (a lot past it is expired again by the sweep). Once per order.
+    pub async fn give_back(&self, order_no: &str, now: i64) -> Result<Applied, DbError> {
+        match self.hold_of(order_no).await? {
+            None => Ok(Applied::Nothing),
+            Some((_, _, status)) => match status.as_str() {
+                "held" => match self.settle_hold(order_no, HoldMove::Release, now).await? {
+                    // Captured meanwhile (a payment raced the cancel): restore it instead.
+                    Applied::Already => self.settle_hold(order_no, HoldMove::Restore, now).await,
+                    done => Ok(done),
+                },
+                "captured" => self.settle_hold(order_no, HoldMove::Restore, now).await,
+                _ => Ok(Applied::Already),
+            },
+        }
     }
 
-    async fn settle_hold(&self, order_no: &str, to: &str, now: i64) -> Result<Applied, DbError> {
+    async fn settle_hold(
+        &self,
+        order_no: &str,
+        how: HoldMove,
+        now: i64,
+    ) -> Result<Applied, DbError> {
         let Some((user_id, points, _)) = self.hold_of(order_no).await? else {
             return Ok(Applied::Nothing);
         };
         let mut tx = self.begin_for(user_id, now).await?;
         let moved = sqlx::query(
-            "UPDATE points_holds SET status = $2, updated_at = $3 WHERE order_no = $1 AND status = 'held'",
+            "UPDATE points_holds SET status = $2, updated_at = $3 WHERE order_no = $1 AND status = $4",
         )
         .bind(order_no)
-        .bind(to)
+        .bind(how.to())
         .bind(now)
+        .bind(how.from())
         .execute(&mut *tx)
         .await?
         .rows_affected();
         if moved != 1 {
             return Ok(Applied::Already);
         }
-        let entry = if to == "released" {
-            let row = sqlx::query("SELECT lots FROM points_holds WHERE order_no = $1")
-                .bind(order_no)
-                .fetch_one(&mut *tx)
-                .await?;
-            let lots: Vec<(i64, i64)> = serde_json::from_str(&row.try_get::<String, _>("lots")?)?;
-            for (lot_id, take) in lots {
-                sqlx::query("UPDATE points_lots SET remaining = remaining + $2 WHERE id = $1")
-                    .bind(lot_id)
-                    .bind(take)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Entry {
-                user_id,
-                kind: "released",
-                business_type: "deduction",
-                business_id: order_no,
-                direction: "release",
-                points,
-                d_available: points,
-                d_held: -points,
-                ..Entry::default()
-            }
-        } else {
-            Entry {
+        let entry = match how {
+            HoldMove::Capture => Entry {
                 user_id,
                 kind: "spent",
                 business_type: "deduction",
@@ -155,6 +150,21 @@ impl PointsRepo {
                 points: 0,
                 d_held: -points,
                 ..Entry::default()
+            },
+            HoldMove::Release | HoldMove::Restore => {
+                give_lots_back(&mut tx, order_no).await?;
+                Entry {
+                    user_id,
+                    kind: "released",
+                    business_type: "deduction",
+                    business_id: order_no,
+                    direction: how.to_direction(),
+                    points,
+                    d_available: points,
+                    // A captured hold left `held` at payment already.
+                    d_held: if how == HoldMove::Release { -points } else { 0 },
+                    ..Entry::default()
+                }
             }
         };
         match move_points(&mut tx, &entry, now).await? {
@@ -234,7 +244,8 @@ impl PointsRepo {
             Moved::Already => return Ok(Applied::Already),
             Moved::Refused => return Err(DbError::Conflict("points account".into())),
         }
-        // Points the order used come back.
+        // Points the order used come back (the hold moves to restored, so no other path gives
+        // them back again).
         let used = sqlx::query(
             "SELECT points FROM points_holds WHERE order_no = $1 AND status = 'captured' AND user_id = $2",
         )
@@ -242,8 +253,16 @@ impl PointsRepo {
         .bind(user_id)
         .fetch_optional(&mut *tx)
         .await?;
+        // A closed account forfeited its holds at closure: nothing is captured any more.
         if let Some(r) = used {
             let points: i64 = r.try_get("points")?;
+            sqlx::query(
+                "UPDATE points_holds SET status = 'restored', updated_at = $2 WHERE order_no = $1 AND status = 'captured'",
+            )
+            .bind(order_no)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
             Self::credit_available_in(
                 &mut tx, user_id, "released", "refund", order_no, "restore", points, expires_at,
                 None, now,
@@ -253,4 +272,56 @@ impl PointsRepo {
         tx.commit().await?;
         Ok(Applied::Now)
     }
+}
+
+/// What settling a hold does: capture at payment; release (never paid) and restore (paid,
+/// then cancelled or refused before completion) give the points back to their lots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HoldMove {
+    Capture,
+    Release,
+    Restore,
+}
+
+impl HoldMove {
+    fn from(self) -> &'static str {
+        match self {
+            HoldMove::Capture | HoldMove::Release => "held",
+            HoldMove::Restore => "captured",
+        }
+    }
+
+    fn to(self) -> &'static str {
+        match self {
+            HoldMove::Capture => "captured",
+            HoldMove::Release => "released",
+            HoldMove::Restore => "restored",
+        }
+    }
+
+    /// The ledger entry's direction (its unique key with the order number).
+    fn to_direction(self) -> &'static str {
+        match self {
+            HoldMove::Capture => "capture",
+            HoldMove::Release => "release",
+            HoldMove::Restore => "restore",
+        }
+    }
+}
+
+/// Each lot an order's hold took from gets its points back.
+async fn give_lots_back(tx: &mut Tx, order_no: &str) -> Result<(), DbError> {
+    let row = sqlx::query("SELECT lots FROM points_holds WHERE order_no = $1")
+        .bind(order_no)
+        .fetch_one(&mut **tx)
+        .await?;
+    let lots: Vec<(i64, i64)> = serde_json::from_str(&row.try_get::<String, _>("lots")?)?;
+    for (lot_id, take) in lots {
+        sqlx::query("UPDATE points_lots SET remaining = remaining + $2 WHERE id = $1")
+            .bind(lot_id)
+            .bind(take)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }

@@ -2,7 +2,8 @@
 
 use super::lots::{get_lot, insert_lot, take_from_lots};
 use super::{
-    account_in, entry_exists, move_points, Applied, Entry, Moved, PointsError, PointsRepo, Tx,
+    account_in, entry_exists, move_points, touch, Applied, Entry, Moved, PointsError, PointsRepo,
+    Tx,
 };
 use crate::db::DbError;
 
@@ -222,6 +223,100 @@ impl PointsRepo {
                 let available = account_in(tx, user_id).await?.available;
                 Err(PointsError::NotEnough { available })
             }
+        }
+    }
+
+    /// Takes back `points` a member was given (a gift its order's refund revoked): what they
+    /// still have, soonest-expiring lots first, and the rest recorded as owed, paid back by
+    /// their next credits; the balance never goes negative. Once per business key.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn claw_back_in(
+        tx: &mut Tx,
+        user_id: i64,
+        kind: &str,
+        business_type: &str,
+        business_id: &str,
+        direction: &str,
+        points: i64,
+        now: i64,
+    ) -> Result<Applied, DbError> {
+        if points <= 0 {
+            return Ok(Applied::Nothing);
+        }
+        if entry_exists(tx, business_type, business_id, direction).await? {
+            return Ok(Applied::Already);
+        }
+        let take = points.min(account_in(tx, user_id).await?.available);
+        // No lot first (-1 names none), but lots past their expiry not swept yet count, as the
+        // balance still holds them.
+        take_from_lots(tx, user_id, take, Some(-1), now)
+            .await
+            .map_err(|e| match e {
+                PointsError::Db(d) => d,
+                PointsError::NotEnough { .. } => DbError::Conflict("points lots".into()),
+            })?;
+        let entry = Entry {
+            user_id,
+            kind,
+            business_type,
+            business_id,
+            direction,
+            points: -points,
+            d_available: -take,
+            d_owed: points - take,
+            ..Entry::default()
+        };
+        match move_points(tx, &entry, now).await? {
+            Moved::Applied => Ok(Applied::Now),
+            Moved::Already => Ok(Applied::Already),
+            Moved::Refused => Err(DbError::Conflict("points account".into())),
+        }
+    }
+
+    /// Forfeits everything a closing account holds, in the caller's transaction (the account's
+    /// closure): available and pending lots emptied, holds of orders not settled yet and a
+    /// debt forgiven, one entry (closure, userId, forfeit) with every delta, so the account
+    /// ends at zero in each column and no later give-back can refill it (a forfeited hold is
+    /// neither released nor restored). Once per account.
+    pub async fn forfeit_all_in(tx: &mut Tx, user_id: i64, now: i64) -> Result<Applied, DbError> {
+        touch(tx, user_id, now).await?;
+        let key = user_id.to_string();
+        if entry_exists(tx, "closure", &key, "forfeit").await? {
+            return Ok(Applied::Already);
+        }
+        let acc = account_in(tx, user_id).await?;
+        sqlx::query(
+            "UPDATE points_lots SET status = 'forfeited', remaining = 0 \
+             WHERE user_id = $1 AND status IN ('available', 'pending')",
+        )
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "UPDATE points_holds SET status = 'forfeited', updated_at = $2 \
+             WHERE user_id = $1 AND status IN ('held', 'captured')",
+        )
+        .bind(user_id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+        let entry = Entry {
+            user_id,
+            kind: "forfeited",
+            business_type: "closure",
+            business_id: &key,
+            direction: "forfeit",
+            points: -(acc.available + acc.pending + acc.held),
+            d_available: -acc.available,
+            d_pending: -acc.pending,
+            d_held: -acc.held,
+            d_owed: -acc.owed,
+            ..Entry::default()
+        };
+        match move_points(tx, &entry, now).await? {
+            Moved::Applied => Ok(Applied::Now),
+            Moved::Already => Ok(Applied::Already),
+            Moved::Refused => Err(DbError::Conflict("points account".into())),
         }
     }
 
