@@ -34,6 +34,7 @@ mod payments;
 mod queue_nodes;
 mod races;
 mod reconcile;
+mod reversals;
 mod security;
 mod session_nodes;
 mod session_store;

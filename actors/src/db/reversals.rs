@@ -32,8 +32,9 @@ pub struct ReversalReport {
     pub lost: Vec<LostReversal>,
 }
 
-/// The states of an order that closed without being completed, as SQL.
-fn closed() -> String {
+/// The states of an order that closed without being completed (refused, cancelled, expired
+/// unpaid), as SQL.
+pub(crate) fn closed_states() -> String {
     format!(
         "{}, {}, {}",
         s::REFUSED_BY_STORE,
@@ -65,7 +66,7 @@ impl ReversalRepo {
     /// Every ended order last moved at or before `settled_before` (younger ones may still be
     /// on their way through the hooks and outboxes), compared with its ledgers.
     pub async fn reconcile(&self, settled_before: i64) -> Result<ReversalReport, DbError> {
-        let closed = closed();
+        let closed = closed_states();
         let refunded = refunded_completed("o");
         let checked: i64 = sqlx::query(&format!(
             "SELECT COUNT(*) AS n FROM orders o WHERE o.updated_at <= $1 \

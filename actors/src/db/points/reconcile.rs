@@ -3,17 +3,8 @@
 use super::lots::{lot, LOT_COLUMNS};
 use super::{Account, LotRow, Mismatch, PointsRepo, ReconcileReport};
 use crate::db::DbError;
-use crate::domain::ordering::order_machine::state as s;
+use crate::db::reversals::closed_states;
 use sqlx::Row;
-
-/// The states of an order that closed without being completed, as SQL.
-const CLOSED: &str = const_format_closed();
-
-const fn const_format_closed() -> &'static str {
-    // REFUSED_BY_STORE, CANCELLED_BY_CUSTOMER, EXPIRED_UNPAID
-    assert!(s::REFUSED_BY_STORE == 2 && s::CANCELLED_BY_CUSTOMER == 3 && s::EXPIRED_UNPAID == 9);
-    "2, 3, 9"
-}
 
 impl PointsRepo {
     /// Pending lots whose refund window has closed.
@@ -80,9 +71,10 @@ impl PointsRepo {
     /// for an order that then closed without being completed (cancelled after payment,
     /// refused), whose points are owed back.
     pub async fn open_holds(&self, limit: i64) -> Result<Vec<(String, i64)>, DbError> {
+        let closed = closed_states();
         let rows = sqlx::query(&format!(
             "SELECT h.order_no, o.state FROM points_holds h JOIN orders o ON o.order_no = h.order_no \
-             WHERE h.status = 'held' OR (h.status = 'captured' AND o.state IN ({CLOSED})) \
+             WHERE h.status = 'held' OR (h.status = 'captured' AND o.state IN ({closed})) \
              ORDER BY h.created_at LIMIT $1"
         ))
         .bind(limit)

@@ -780,8 +780,10 @@ export interface paths {
         post?: never;
         /**
          * Closes the account (userCancellation). Phone, name, email, birthday, password and the
-         *     address book are deleted and every session ends; the account row stays as a closed
-         *     tombstone so orders keep their reference. The phone may register again as a new account.
+         *     address book are deleted and every session ends; points, coupons, gifts and the membership
+         *     are forfeited, as the page warns; the account row stays as a closed tombstone so orders
+         *     keep their reference. The phone may register again as a new account. Refused (409) while
+         *     an order is still in progress.
          */
         delete: operations["close_account"];
         options?: never;
@@ -2669,7 +2671,10 @@ export interface components {
             at: number;
             /** Format: int64 */
             fromLevel: number | null;
-            /** @description "join", "upgrade" or "downgrade". */
+            /**
+             * @description "join", "upgrade", "downgrade", or "refund" (a refund took the spend that held the
+             *     level back).
+             */
             reason: string;
             /** Format: int64 */
             toLevel: number;
@@ -2757,6 +2762,15 @@ export interface components {
             cellPhone?: string | null;
             /** Format: password */
             password: string;
+        };
+        /** @description An ended order whose ledger still holds what its ending should have given back. */
+        LostReversalDto: {
+            found: string;
+            /** @description "money", "points", "coupons", "spend" or "gifts". */
+            ledger: string;
+            orderNo: string;
+            /** Format: int64 */
+            userId: number;
         };
         MarketingSettings: {
             /** @description Agreed to SMS marketing notifications; absent keeps the current value. */
@@ -3250,7 +3264,15 @@ export interface components {
         PointsReconcileDto: {
             /** Format: int64 */
             checked: number;
+            /** @description Ended orders whose ledgers still hold what the ending should have given back. */
+            lostReversals: components["schemas"]["LostReversalDto"][];
             mismatches: components["schemas"]["PointsMismatchDto"][];
+            /**
+             * Format: int64
+             * @description Ended orders (closed, or completed and refunded, at least 10 minutes ago) compared with
+             *     what their ledgers hold.
+             */
+            ordersChecked: number;
         };
         PointsSummaryDto: {
             /**
@@ -5916,6 +5938,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
         };
     };
     patch_me: {
