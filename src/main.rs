@@ -134,15 +134,21 @@ fn main() -> anyhow::Result<()> {
                 let app = Application::for_command(settings, clock).await?;
                 let report = pizza_order::reconcile_job::run(app.state(), day, "cli").await?;
                 print!("{}", report.summary());
-                // The points ledger too: every balance against its entries, lots and holds.
-                let points = app.state().loyalty.points().reconcile().await?;
+                // The points ledger too: every balance against its entries, lots and holds;
+                // and every ended order against what its ledgers hold.
+                let ledgers = app.state().loyalty.reconcile().await?;
                 println!(
-                    "points: {} balances checked, {} mismatches",
-                    points.checked,
-                    points.mismatches.len()
+                    "points: {} balances checked, {} mismatches; orders: {} ended checked, {} lost reversals",
+                    ledgers.points.checked,
+                    ledgers.points.mismatches.len(),
+                    ledgers.reversals.checked,
+                    ledgers.reversals.lost.len()
                 );
-                for m in &points.mismatches {
+                for m in &ledgers.points.mismatches {
                     println!("  points mismatch: {m:?}");
+                }
+                for l in &ledgers.reversals.lost {
+                    println!("  lost reversal: {l:?}");
                 }
             }
             Command::Openapi => print_openapi()?,
