@@ -508,6 +508,7 @@ export const enPages: Partial<Record<PageKey, string>> = {
   'visitor.addresses': 'Log in to manage your addresses',
   'visitor.member': 'Log in to join the member club and see your points and benefits',
   'visitor.order': 'Log in to see this order',
+  'visitor.orderStatus': 'Log in to see how your order is doing',
   'order.list.short': 'All orders',
   'order.list.empty': 'No orders yet',
   'order.list.goOrder': 'Start an order',

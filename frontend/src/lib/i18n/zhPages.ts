@@ -511,6 +511,7 @@ export const zhPages = {
   'visitor.addresses': '登录后管理收货地址',
   'visitor.member': '登录后加入会员，查看积分和会员权益',
   'visitor.order': '登录后查看订单详情',
+  'visitor.orderStatus': '登录后查看订单状态',
   'order.list.short': '全部订单',
   'order.list.empty': '还没有订单',
   'order.list.goOrder': '去点餐',
