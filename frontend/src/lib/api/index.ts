@@ -11,7 +11,6 @@ export {
   addHeaderProvider,
   onAuthError,
   API_BASE,
-  CHANNEL_ID,
 } from './client';
 export type { Query, RequestOptions } from './client';
 export { CART_TOKEN_HEADER, getCartToken, setCartToken, forgetCartToken, onCartTokenChange } from './cartToken';
