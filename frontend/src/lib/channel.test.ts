@@ -40,6 +40,10 @@ describe('decideChannel', () => {
     ['the bridge beats the UA', { userAgent: UA.appAndroid, bridge: { platform: 'harmony' } }, 46, null, null],
     ['a bridge without a known platform is no app', { userAgent: UA.iphone, bridge: { platform: 'symbian' } }, 1, null, null],
     ['a bridge that is not an object is no app', { bridge: 'android' }, 2, null, null],
+    ['a bridge naming what every object has is no app', { bridge: { platform: 'constructor' } }, 2, null, null],
+    ['a null bridge is no app', { bridge: null, userAgent: UA.android }, 1, null, null],
+    ['a channelCode naming what every object has is none', { search: '?channelCode=constructor' }, 2, null, null],
+    ['a channelId in another notation is none', { search: '?channelId=0x1e' }, 2, null, null],
     // A link names the channel (spec account §1 request fields): channelId or channelCode.
     ['channelId 30, the meal-voucher partner', { search: '?channelId=30' }, 30, null, 30],
     ['channelId 37 in a phone browser', { search: '?channelId=37', userAgent: UA.iphone }, 37, null, 37],

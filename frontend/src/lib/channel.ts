@@ -4,6 +4,7 @@
  * `X-Channel-Id` on every API call, and the subchannel ORDER_QR of scan-to-order (spec account §1),
  * sent as `X-Sub-Channel-Code`. How it is decided: frontend/README.md "The channel".
  */
+import type { ScanInput } from './api/types';
 import { sessionStore } from './storage';
 
 export const CHANNEL = {
@@ -23,24 +24,10 @@ export type ChannelId = (typeof CHANNEL)[keyof typeof CHANNEL];
 export type SubChannel = 'ORDER_QR';
 
 const IDS: readonly number[] = Object.values(CHANNEL);
-const known = (id: number | null | undefined): id is ChannelId => id != null && IDS.includes(id);
+const known = (id: unknown): id is ChannelId => IDS.includes(id as number);
 
 /** The spec's channel codes (account §1, "channel codes seen"): the partner SDS, the carrier LIANTONG, the banks CCB and BBC. */
-const CODES: Record<string, ChannelId> = {
-  WAP: 1,
-  ANDROID: 3,
-  IOS: 4,
-  WECHAT: 5,
-  ALI: 9,
-  SDS: 30,
-  LIANTONG: 31,
-  CCB: 37,
-  BBC: 37,
-};
-
-/** The token the app's shells add to their WebView's user agent (`PizzaApp/<version>`). */
-const APP_UA = /\bPizzaApp\//;
-const PLATFORMS: Record<string, ChannelId> = { android: 3, ios: 4, harmony: 46 };
+const CODES: Record<string, ChannelId | undefined> = { WAP: 1, ANDROID: 3, IOS: 4, WECHAT: 5, ALI: 9, SDS: 30, LIANTONG: 31, CCB: 37, BBC: 37 };
 
 /** What the page knows of where it runs; `decideChannel` turns it into the channel. */
 export interface ChannelClues {
@@ -62,24 +49,6 @@ export interface ChannelDecision {
   named: ChannelId | null;
 }
 
-/** The channel a link names: `channelId` (a known id), else `channelCode` (a spec code). */
-function linkChannel(query: URLSearchParams): ChannelId | null {
-  const id = query.get('channelId')?.trim();
-  if (id && /^\d+$/.test(id) && known(Number(id))) return Number(id) as ChannelId;
-  return CODES[query.get('channelCode')?.trim().toUpperCase() ?? ''] ?? null;
-}
-
-/** The app shell's channel: its bridge's platform, else its user agent's. */
-function appChannel(userAgent: string, bridge: unknown): ChannelId | null {
-  const platform = typeof bridge === 'object' && bridge !== null ? (bridge as { platform?: unknown }).platform : undefined;
-  if (typeof platform === 'string' && PLATFORMS[platform]) return PLATFORMS[platform];
-  if (!APP_UA.test(userAgent)) return null;
-  if (/HarmonyOS|OpenHarmony/i.test(userAgent)) return CHANNEL.harmony;
-  if (/iPhone|iPad|iPod|Macintosh/i.test(userAgent)) return CHANNEL.ios;
-  if (/Android/i.test(userAgent)) return CHANNEL.android;
-  return null;
-}
-
 /** The channel of a browser, from its user agent. */
 export function detectChannel(userAgent: string): ChannelId {
   if (/MicroMessenger/i.test(userAgent)) return CHANNEL.wechat;
@@ -88,21 +57,38 @@ export function detectChannel(userAgent: string): ChannelId {
   return CHANNEL.web;
 }
 
-/** A table QR link: storeName, storeCode, deskNo and sign, none empty (as app/routes/scanEntry reads it). */
-const isTableLink = (query: URLSearchParams) => ['storeName', 'storeCode', 'deskNo', 'sign'].every((k) => !!query.get(k)?.trim());
+/**
+ * The app shell's channel: its bridge's platform, else its user agent's (the shells add
+ * `PizzaApp/<version>`; an iPad's WebView says Macintosh, Harmony's may say Android too).
+ */
+function appChannel(ua: string, bridge: unknown): ChannelId | null {
+  const platform = ['android', 'ios', 'harmony'].indexOf((bridge as { platform?: unknown } | null | undefined)?.platform as string);
+  if (platform >= 0) return ([3, 4, 46] as const)[platform] ?? null;
+  if (!/\bPizzaApp\//.test(ua)) return null;
+  return /HarmonyOS|OpenHarmony/.test(ua) ? 46 : /iPhone|iPad|iPod|Macintosh/.test(ua) ? 4 : /Android/.test(ua) ? 3 : null;
+}
+
+/** A table QR link's query (storeName, storeCode, deskNo and sign, none empty), or null. */
+export function readTableLink(query: URLSearchParams): ScanInput | null {
+  const [storeName, storeCode, deskNo, sign] = ['storeName', 'storeCode', 'deskNo', 'sign'].map((k) => query.get(k)?.trim() ?? '');
+  return storeName && storeCode && deskNo && sign ? { storeName, storeCode, deskNo, sign } : null;
+}
 
 /**
- * The channel, first found of: what the link names (a new one wins), what a link named earlier
- * this session, the app shell (bridge, then user agent), the WeChat or Alipay browser, a phone's
- * browser (wap) or a computer's (web). The subchannel is ORDER_QR on a table link and while its
- * scan lasts.
+ * The channel, first found of: what the link names (`channelId`, else `channelCode`; a new one
+ * wins), what a link named earlier this session, the app shell (bridge, then user agent), the
+ * WeChat or Alipay browser, a phone's browser (wap) or a computer's (web). One the server does
+ * not know is never chosen (it would refuse every call). The subchannel is ORDER_QR on a table
+ * link and while its scan lasts.
  */
-export function decideChannel(c: ChannelClues): ChannelDecision {
-  const query = new URLSearchParams(c.search);
-  const named = linkChannel(query) ?? (known(c.kept) ? c.kept : null);
+export function decideChannel({ search, userAgent, bridge, kept, scanLive }: ChannelClues): ChannelDecision {
+  const query = new URLSearchParams(search);
+  const id = query.get('channelId')?.trim() ?? '';
+  const linked = /^\d+$/.test(id) && known(+id) ? (+id as ChannelId) : CODES[(query.get('channelCode') ?? '').trim().toUpperCase()];
+  const named = linked ?? (known(kept) ? kept : null);
   return {
-    channel: named ?? appChannel(c.userAgent, c.bridge) ?? detectChannel(c.userAgent),
-    subChannel: c.scanLive || isTableLink(query) ? 'ORDER_QR' : null,
+    channel: named ?? appChannel(userAgent, bridge) ?? detectChannel(userAgent),
+    subChannel: scanLive || readTableLink(query) ? 'ORDER_QR' : null,
     named,
   };
 }
@@ -117,15 +103,15 @@ export function setScanModeGetter(getter: (() => boolean) | null): void {
 
 /** This page's channel now; a channel the link names is kept for the session. */
 export function currentDecision(): ChannelDecision {
-  const inBrowser = typeof window !== 'undefined';
+  const kept = sessionStore.get<number>(KEPT);
   const decision = decideChannel({
-    search: inBrowser ? window.location.search : '',
-    userAgent: typeof navigator === 'undefined' ? '' : navigator.userAgent,
-    bridge: inBrowser ? (window as { PizzaApp?: unknown }).PizzaApp : undefined,
-    kept: sessionStore.get<number>(KEPT),
+    search: window.location.search,
+    userAgent: navigator.userAgent,
+    bridge: (window as { PizzaApp?: unknown }).PizzaApp,
+    kept,
     scanLive: scanLive(),
   });
-  if (decision.named !== null && sessionStore.get<number>(KEPT) !== decision.named) sessionStore.set(KEPT, decision.named);
+  if (decision.named !== kept && decision.named !== null) sessionStore.set(KEPT, decision.named);
   return decision;
 }
 
