@@ -440,7 +440,10 @@ async fn the_empty_cart_errcode_the_document_names_is_the_one_served() {
         verify["description"].as_str().unwrap_or_default()
     );
     let named = named_err_codes(&text);
-    assert!(!named.is_empty(), "POST /cart/verify names no errCode: {text}");
+    assert!(
+        !named.is_empty(),
+        "POST /cart/verify names no errCode: {text}"
+    );
     for code in named {
         assert_eq!(
             code,
