@@ -400,3 +400,56 @@ async fn text_the_database_cannot_store_is_refused_and_changes_nothing() {
         .await;
     assert_eq!(board.assert_ok()["notice"], "午高峰稍候");
 }
+
+/// The errCodes an operation's description names ("errCode -20"), in order.
+fn named_err_codes(text: &str) -> Vec<String> {
+    text.split("errCode")
+        .skip(1)
+        .filter_map(|rest| {
+            let code: String = rest
+                .trim_start()
+                .trim_start_matches(['"', '`'])
+                .chars()
+                .take_while(|c| *c == '-' || c.is_ascii_digit())
+                .collect();
+            (!code.is_empty() && code != "-").then_some(code)
+        })
+        .collect()
+}
+
+/// Issue 34 item 13: the document said an empty cart at checkout is errCode -4 while the
+/// server answers -20 (and -4 is the chat app's bind confirm, spec account §4). What the
+/// verify operation names is what the server answers, for the empty cart and the cart with
+/// no valid item alike.
+#[tokio::test]
+async fn the_empty_cart_errcode_the_document_names_is_the_one_served() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    let answer = app
+        .post(
+            "/api/v1/cart/verify",
+            &serde_json::json!({"pageType": "orderSubmit"}),
+            None,
+        )
+        .await;
+    answer.assert_error(400, "-20");
+    let verify = &doc["paths"]["/api/v1/cart/verify"]["post"];
+    let text = format!(
+        "{} {}",
+        verify["summary"].as_str().unwrap_or_default(),
+        verify["description"].as_str().unwrap_or_default()
+    );
+    let named = named_err_codes(&text);
+    assert!(
+        !named.is_empty(),
+        "POST /cart/verify names no errCode: {text}"
+    );
+    for code in named {
+        assert_eq!(
+            code,
+            answer.err_code(),
+            "POST /cart/verify documents errCode {code}, the server answers {}: {text}",
+            answer.err_code()
+        );
+    }
+}

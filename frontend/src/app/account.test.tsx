@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { storage } from '@/lib/storage';
-import { makeMe, makeStore } from '@/test/fixtures';
+import { makeMe, makeOrder, makeStore } from '@/test/fixtures';
 import { mockApi } from '@/test/mockApi';
 import { pathNow, renderApp, resetApp } from '@/test/renderApp';
 
@@ -101,6 +101,46 @@ describe('/login form', () => {
     expect(screen.getByTestId('visitor-login')).toHaveTextContent(button);
     expect(pathNow()).toBe(path);
     useI18n.setState({ lang: 'zh' });
+  });
+
+  it.each([
+    ['zh', '登录后查看订单状态', '订单状态'],
+    ['en', 'Log in to see how your order is doing', 'Order status'],
+  ] as const)('a visitor on /order/status without a view token reads its visitor state (%s), not /login; logging in comes back to the order', async (lang, text, title) => {
+    const { calls } = api({
+      'POST /auth/login': () => login,
+      'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 5, paymentType: 'online' }),
+    });
+    const { useI18n } = await import('@/lib/i18n');
+    useI18n.setState({ lang });
+    renderApp('/order/status?orderNo=P9');
+    expect(await screen.findByTestId('visitor-state')).toHaveTextContent(text);
+    expect(screen.getByTestId('visitor-state')).toHaveTextContent(title);
+    expect(pathNow()).toBe('/order/status?orderNo=P9');
+    // The order is not asked for: the server would answer 401.
+    expect(calls.some((c) => c.url.pathname.startsWith('/api/v1/orders'))).toBe(false);
+    await userEvent.click(screen.getByTestId('visitor-login'));
+    await screen.findByTestId('login-submit');
+    await userEvent.type(screen.getByTestId('login-phone'), '13912345678');
+    await userEvent.type(screen.getByTestId('login-password'), 'abc12345');
+    await userEvent.click(screen.getByTestId('agreement'));
+    await userEvent.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(pathNow()).toBe('/order/status?orderNo=P9'));
+    expect(await screen.findByTestId('order-state')).toBeInTheDocument();
+    expect(calls.find((c) => c.url.pathname === '/api/v1/orders/P9')?.headers.Authorization).toBe('Bearer tok-9');
+    useI18n.setState({ lang: 'zh' });
+  });
+
+  it('a visitor with the order\'s view token sees the order on /order/status', async () => {
+    const viewToken = 'v'.repeat(32);
+    const { calls } = api({ 'GET /orders/:no': () => makeOrder({ orderNo: 'P9', state: 5, paymentType: 'online', viewToken }) });
+    renderApp(`/order/status?orderNo=P9&viewToken=${viewToken}`);
+    expect(await screen.findByTestId('order-state')).toBeInTheDocument();
+    expect(screen.queryByTestId('visitor-state')).toBeNull();
+    const read = calls.find((c) => c.url.pathname === '/api/v1/orders/P9');
+    expect(read?.url.searchParams.get('viewToken')).toBe(viewToken);
+    expect(read?.headers.Authorization).toBeUndefined();
+    expect(pathNow()).toBe(`/order/status?orderNo=P9&viewToken=${viewToken}`);
   });
 
   it('/order/submit still sends a visitor to /login', async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAccount } from '@/features/account';
 import { useCart } from '@/features/cart';
 import { useStoreSelection } from '@/features/store';
-import { getCartToken } from '@/lib/api';
+import { apiGet, getCartToken } from '@/lib/api';
 import { drinkLine, emptyCart, makeBreakdown, PIZZA_BILL_LINE, DRINK_BILL_LINE, PIZZA_20_OFF, makeCard, makeCart, makeCartItem, makeMe, makeMenu, makeRule, makeStore } from '@/test/fixtures';
 import { lastSocket } from '@/test/fakeSocket';
 import { mockAppApi, type Handler } from '@/test/mockApi';
@@ -323,7 +323,7 @@ describe('scan to order', () => {
   it('verifies the table link, makes the store the scanned one for dine-in at that desk', async () => {
     let scanned: unknown = null;
     let reserved = false;
-    api({
+    const { calls } = api({
       'POST /orders/reservation': () => {
         reserved = true;
         return emptyCart();
@@ -349,14 +349,23 @@ describe('scan to order', () => {
     expect(screen.queryByTestId('order-type-0')).toBeNull();
     // The cart stays dine-in: the menu never switched it back while the link was checked.
     expect(reserved).toBe(false);
+    // Scan-to-order is the subchannel ORDER_QR (spec account §1) while the scan lasts.
+    const after = calls.filter((c) => c.url.pathname !== '/api/v1/orders/scan').at(-1);
+    expect(after?.headers['X-Sub-Channel-Code']).toBe('ORDER_QR');
+    act(() => useStoreSelection.getState().setScanned(null));
+    const { calls: later } = api({ 'GET /system/time': () => ({ serverTime: Date.now() }) });
+    await apiGet('/system/time');
+    expect(later.at(-1)?.headers['X-Sub-Channel-Code']).toBeUndefined();
   });
 
   it('says why a bad link is refused and shows the menu without it', async () => {
-    api({ 'POST /orders/scan': () => ({ status: 400, body: { errCode: '400', errMsg: '无效的桌台二维码', data: null } }) });
+    const { calls } = api({ 'POST /orders/scan': () => ({ status: 400, body: { errCode: '400', errMsg: '无效的桌台二维码', data: null } }) });
     renderApp('/menu?storeName=x&storeCode=SH001&deskNo=A12&sign=bad');
     expect(await screen.findByText('无效的桌台二维码')).toBeInTheDocument();
     await waitFor(() => expect(pathNow()).toBe('/menu'));
     expect(useStoreSelection.getState().scanned).toBeNull();
     expect(await screen.findByTestId('order-type-0')).toBeInTheDocument();
+    // No table, no subchannel.
+    expect(calls.filter((c) => c.headers['X-Sub-Channel-Code'])).toEqual([]);
   });
 });

@@ -65,4 +65,14 @@ describe('channel 30 (meal-voucher partner)', () => {
     expect(screen.queryByTestId('checkout-coupons')).toBeNull();
     expect(calls.some((c) => c.url.pathname === '/api/v1/cart/coupons')).toBe(false);
   });
+
+  it('promises a visitor no coupons in the side menu', async () => {
+    act(() => useAccount.getState().signOut());
+    mockAppApi({});
+    renderApp('/');
+    await userEvent.click(await screen.findByTestId('open-nav'));
+    const who = within(screen.getByTestId('side-nav')).getByTestId('nav-user');
+    expect(who).toHaveTextContent('登录后可查看订单');
+    expect(who).not.toHaveTextContent('优惠券');
+  });
 });

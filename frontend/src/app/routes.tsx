@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useSearchParams } from 'react-router';
 import { GuestOnly, RequireLogin, useAccount, type VisitorKind } from '@/features/account';
 import { showsCoupons } from '@/lib/channel';
 import { loadPageWords } from '@/lib/i18n';
@@ -71,9 +71,18 @@ function VisitorGate({ kind, children }: { kind: VisitorKind; children: ReactNod
 const visitor = (kind: VisitorKind, el: ReactNode) => <VisitorGate kind={kind}>{el}</VisitorGate>;
 
 /**
+ * /order/status: the order's owner, or anyone holding its view token (the server checks either);
+ * a visitor without one reads the visitor state like the other order pages, never /login.
+ */
+function OrderStatusGate() {
+  const [params] = useSearchParams();
+  return params.get('viewToken') ? <OrderStatusRoute /> : visitor('orderStatus', <OrderStatusRoute />);
+}
+
+/**
  * The route table (spec ordering §2, account §2). Only order submit needs login
  * (RequireLogin: visitors go to /login and come back); /my, the address book and the order
- * pages show their visitor state (VisitorGate). Screens not built yet, unknown paths and
+ * pages show their visitor state (VisitorGate; /order/status not with the order's view token). Screens not built yet, unknown paths and
  * the coupons in the meal-voucher channel go home. The store tablet (/tablet) is a separate app in its own
  * layout, with its own staff session.
  */
@@ -124,8 +133,7 @@ export function AppRoutes() {
         <Route path="address/update" element={visitor('addresses', <AddressFormRoute />)} />
 
         <Route path="order/submit" element={guarded(<CheckoutRoute />)} />
-        {/* The order's owner (401 sends a visitor to /login), or anyone with its viewToken. */}
-        <Route path="order/status" element={<OrderStatusRoute />} />
+        <Route path="order/status" element={<OrderStatusGate />} />
         <Route path="order" element={visitor('orders', <OrderListRoute />)} />
         <Route path="order/info" element={visitor('order', <OrderInfoRoute />)} />
         <Route path="order/oneMoreOrder" element={visitor('order', <ReorderRoute />)} />

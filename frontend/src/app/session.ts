@@ -3,6 +3,8 @@ import { useAccount } from '@/features/account';
 import { useSelectedAddress } from '@/features/address';
 import { useStoreSelection } from '@/features/store';
 import { addHeaderProvider, forgetCartToken, getCartToken, onCartTokenChange, setAuthTokenGetter } from '@/lib/api';
+import { setScanModeGetter } from '@/lib/channel';
+import { now } from '@/lib/clock';
 import { getLang } from '@/lib/i18n';
 import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket';
 
@@ -10,8 +12,9 @@ import { reconnectSocket, setSocketAuth, setSocketAuthExtra } from '@/lib/socket
 const cartState = () => import('./cartStore').then((m) => m.useCart.getState());
 
 /**
- * Wires the account into the api client (lib knows no feature): the bearer token, and the
- * address of the order in progress as X-Selected-Address-Id. The "/" socket's handshake
+ * Wires the account into the api client (lib knows no feature): the bearer token, the address
+ * of the order in progress as X-Selected-Address-Id, and whether a scan-to-order table is in
+ * effect (the subchannel ORDER_QR while the scan lasts, lib/channel). The "/" socket's handshake
  * `auth: {token, cartToken, lang}` reads the same tokens at every (re)connect (no socket is opened here);
  * when either changes, an open socket reconnects so the server puts it in the right rooms
  * (`user:{id}`, `cart:{token}`) for `cart:updated`.
@@ -25,6 +28,10 @@ export function wireApiSession(): void {
   setSocketAuth('/', () => useAccount.getState().token);
   // `lang`: the words the server puts in what it sends unasked (a refund reason…) follow the app's language.
   setSocketAuthExtra('/', () => ({ cartToken: useAccount.getState().token ? null : getCartToken(), lang: getLang() }));
+  setScanModeGetter(() => {
+    const scan = useStoreSelection.getState().scan;
+    return scan !== null && now() < scan.expiresAt;
+  });
   addHeaderProvider(() => {
     const id = useSelectedAddress.getState().address?.id;
     return { 'X-Selected-Address-Id': useAccount.getState().token && id ? String(id) : null };

@@ -566,7 +566,8 @@ pub struct VerifyDto {
 }
 
 /// Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
-/// On the submit page an empty cart, or one with only disabled items, is errCode -4.
+/// On the submit page an empty cart, or one with only disabled items, is errCode -20 (spec
+/// account §4 keeps the cart's -4 for the chat app's bind confirm).
 #[utoipa::path(tag = "cart", request_body = VerifyBody,
     responses((status = 200, body = Envelope<VerifyDto>), (status = 400)))]
 #[post("/cart/verify")]

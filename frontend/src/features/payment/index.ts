@@ -6,18 +6,8 @@
 export { PAY_METHODS, methodAllowed, payMethodsFor, onlineMethodsFor } from './methods';
 export { createPayment, getPayment, getPaymentInProgress } from './api/payments';
 export { handoffOf, performHandoff, safeUrl, type Handoff, type HandoffEnv } from './handoff';
-export {
-  PAY_RECORD_KEY,
-  PAY_RECORD_TTL_MS,
-  PAY_RESUME_DELAY_MS,
-  recordOfCreated,
-  recordOfServer,
-  isRecordLive,
-  savePayRecord,
-  readPayRecord,
-  clearPayRecord,
-  type PayRecord,
-} from './record';
+export { PAY_RECORD_KEY, PAY_RECORD_TTL_MS, PAY_RESUME_DELAY_MS, isRecordLive, readPayRecord, type PayRecord } from './record';
+export { recordOfCreated, recordOfServer, savePayRecord, clearPayRecord } from './recordWriters';
 export { statusPath } from './paths';
 export { usePay, PAY_ERROR_TOAST_MS, type PayFlow, type UsePayOptions } from './hooks/usePay';
 export { usePayResume } from './hooks/usePayResume';

@@ -2,16 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setClockOffset } from '@/lib/clock';
 import { storage } from '@/lib/storage';
 import type { PaymentCreated } from '@/lib/api/types';
-import {
-  PAY_RECORD_KEY,
-  PAY_RECORD_TTL_MS,
-  clearPayRecord,
-  isRecordLive,
-  readPayRecord,
-  recordOfCreated,
-  recordOfServer,
-  savePayRecord,
-} from './record';
+import { PAY_RECORD_KEY, PAY_RECORD_TTL_MS, isRecordLive, readPayRecord } from './record';
+import { clearPayRecord, recordOfCreated, recordOfServer, savePayRecord } from './recordWriters';
 
 const NOW = Date.parse('2026-11-24T03:00:00Z');
 

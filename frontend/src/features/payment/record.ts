@@ -6,7 +6,6 @@
  */
 import { serverNow } from '@/lib/clock';
 import { storage } from '@/lib/storage';
-import type { PaymentCreated, PaymentInProgress } from '@/lib/api/types';
 
 export const PAY_RECORD_KEY = 'pay:inProgress';
 /** Spec ordering §9: pay-in-progress record 30 min. */
@@ -31,51 +30,11 @@ export interface PayRecord {
   expiresAt: number | null;
 }
 
-/** The record of a payment just created (`now` on the server clock). */
-export function recordOfCreated(p: PaymentCreated, now: number): PayRecord {
-  return {
-    money: p.payAmount,
-    orderNo: p.orderNo,
-    orderId: p.orderId,
-    payInfo: p.payInfo ?? p.tn ?? p.signInfo ?? null,
-    orderType: p.orderType,
-    orderAmount: p.orderAmount,
-    alreadyPayAmount: p.alreadyPayAmount,
-    paymentId: p.paymentId,
-    method: p.method,
-    savedAt: now,
-    expiresAt: p.expiresAt,
-  };
-}
-
-/** The record of the server's copy (GET /payments/in-progress). */
-export function recordOfServer(p: PaymentInProgress, now: number): PayRecord {
-  return {
-    money: p.money,
-    orderNo: p.orderNo,
-    orderId: p.orderId,
-    payInfo: p.payInfo,
-    orderType: p.orderType,
-    orderAmount: p.orderAmount,
-    alreadyPayAmount: p.alreadyPayAmount,
-    paymentId: p.paymentId,
-    method: p.method,
-    savedAt: Math.min(now, p.expiresAt - PAY_RECORD_TTL_MS),
-    expiresAt: p.expiresAt,
-  };
-}
-
 /** Whether a record still stands at `now`: younger than 30 minutes and before the provider's deadline. */
 export function isRecordLive(record: PayRecord | null | undefined, now: number): record is PayRecord {
   if (!record || typeof record.orderNo !== 'string' || typeof record.savedAt !== 'number') return false;
   if (now - record.savedAt >= PAY_RECORD_TTL_MS) return false;
   return record.expiresAt === null || record.expiresAt === undefined || now < record.expiresAt;
-}
-
-export function savePayRecord(record: PayRecord, now: number = serverNow()): void {
-  const leftMs = Math.min(record.savedAt + PAY_RECORD_TTL_MS, record.expiresAt ?? Infinity) - now;
-  if (leftMs <= 0) return;
-  storage.set(PAY_RECORD_KEY, record, Math.ceil(leftMs / 1000));
 }
 
 /** The live record, or null (an expired one is forgotten). */
@@ -84,11 +43,4 @@ export function readPayRecord(now: number = serverNow()): PayRecord | null {
   if (isRecordLive(record, now)) return record;
   if (record) storage.remove(PAY_RECORD_KEY);
   return null;
-}
-
-/** Forgets the record (only if it is this order's, when `orderNo` is given). */
-export function clearPayRecord(orderNo?: string): void {
-  const record = storage.get<PayRecord>(PAY_RECORD_KEY);
-  if (!record) return;
-  if (orderNo === undefined || record.orderNo === orderNo) storage.remove(PAY_RECORD_KEY);
 }

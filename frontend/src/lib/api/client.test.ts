@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useI18n } from '../i18n';
 import { forgetCartToken, getCartToken, onCartTokenChange, setCartToken } from './cartToken';
 import { addHeaderProvider, apiGet, apiPost, buildUrl, clearApiCache, onAuthError, setAuthTokenGetter } from './client';
-import { ApiError, ERR, fieldErrors, retryAfterSeconds } from './errors';
+import { ApiError, ERR } from './errors';
+import { fieldErrors, retryAfterSeconds } from './refusalData';
 
 function respond(status: number, body: unknown, raw = false) {
   return new Response(raw ? String(body) : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

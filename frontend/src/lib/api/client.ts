@@ -1,17 +1,16 @@
 /**
  * The one API client. Knows the envelope `{errCode, errMsg, data}`, the request context headers
- * (Accept-Language from the current language, X-Channel-Id of the browser: lib/channel), timeouts,
- * de-duplication of identical GETs in flight and optional short caches. It never navigates or
- * toasts: callers and the app layer decide what an error means for the screen.
+ * (Accept-Language from the current language; X-Channel-Id, and X-Sub-Channel-Code in scan-to-order,
+ * from lib/channel), timeouts, de-duplication of identical GETs in flight and optional short
+ * caches. It never navigates or toasts: callers and the app layer decide what an error means for
+ * the screen.
  */
-import { currentChannel } from '../channel';
+import { channelHeaders } from '../channel';
 import { getLang, translate } from '../i18n';
 import { CART_TOKEN_HEADER, getCartToken, setCartToken } from './cartToken';
 import { ApiError, ERR, statusMessageKey } from './errors';
 
 export const API_BASE = '/api/v1';
-/** X-Channel-Id: 1 (wap) in a phone browser, 2 (web) on a computer, 5 in the WeChat browser, 9 in the Alipay one. */
-export const CHANNEL_ID = String(currentChannel());
 export const CLIENT_VERSION = '3.1.0';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -133,8 +132,8 @@ async function send<T>(method: string, path: string, opts: RequestOptions): Prom
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'Accept-Language': lang,
-    'X-Channel-Id': CHANNEL_ID,
     'X-Client-Version': CLIENT_VERSION,
+    ...channelHeaders(),
   };
   for (const provider of headerProviders) {
     for (const [k, v] of Object.entries(provider())) if (v) headers[k] = v;

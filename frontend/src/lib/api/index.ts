@@ -11,8 +11,8 @@ export {
   addHeaderProvider,
   onAuthError,
   API_BASE,
-  CHANNEL_ID,
 } from './client';
 export type { Query, RequestOptions } from './client';
 export { CART_TOKEN_HEADER, getCartToken, setCartToken, forgetCartToken, onCartTokenChange } from './cartToken';
-export { ApiError, ERR, isApiError, statusMessageKey, fieldErrors, retryAfterSeconds } from './errors';
+export { ApiError, ERR, isApiError, statusMessageKey } from './errors';
+export { fieldErrors, retryAfterSeconds } from './refusalData';

@@ -377,7 +377,8 @@ export interface paths {
         put?: never;
         /**
          * Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
-         *     On the submit page an empty cart, or one with only disabled items, is errCode -4.
+         *     On the submit page an empty cart, or one with only disabled items, is errCode -20 (spec
+         *     account §4 keeps the cart's -4 for the chat app's bind confirm).
          */
         post: operations["verify"];
         delete?: never;

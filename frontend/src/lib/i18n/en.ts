@@ -53,6 +53,7 @@ export const en: Partial<Record<FirstScreenKey, string>> = {
   'nav.my': 'My account',
   'nav.guest': 'Guest',
   'nav.guestHint': 'Log in to see your orders and coupons',
+  'nav.guestHintNoCoupons': 'Log in to see your orders',
 
   'menu.title': 'Menu',
 

@@ -55,6 +55,7 @@ export const zh = {
   'nav.my': '个人中心',
   'nav.guest': '游客',
   'nav.guestHint': '登录后可查看订单与优惠券',
+  'nav.guestHintNoCoupons': '登录后可查看订单',
 
   'menu.title': '菜单',
 

@@ -5,12 +5,13 @@ import { useT, type MessageKey } from '@/lib/i18n';
 import { rememberRedirect } from '../store/redirect';
 
 /** Which page the visitor is on: its title, and what logging in gives there. */
-export type VisitorKind = 'my' | 'orders' | 'order' | 'addresses' | 'selectAddress' | 'member' | 'coupons';
+export type VisitorKind = 'my' | 'orders' | 'order' | 'orderStatus' | 'addresses' | 'selectAddress' | 'member' | 'coupons';
 
 const WORDS: Record<VisitorKind, [MessageKey, MessageKey]> = {
   my: ['my.title', 'visitor.my'],
   orders: ['order.list.title', 'visitor.orders'],
   order: ['order.info.title', 'visitor.order'],
+  orderStatus: ['order.status.title', 'visitor.orderStatus'],
   addresses: ['address.title', 'visitor.addresses'],
   selectAddress: ['address.selectTitle', 'visitor.addresses'],
   member: ['member.center.title', 'visitor.member'],

@@ -107,7 +107,8 @@ export const useCart = create<CartState>((set, get) => {
       if (cart) apply(cart, true);
       return { ok: true, data };
     } catch (e) {
-      // Some refusals still carry the fresh cart (verify -4, a re-priced cart).
+      // Some refusals still carry the fresh cart: -6 re-priced, -7 sold out, -8 a promotion refused
+      // (an empty cart at checkout, -20, carries none).
       if (isApiError(e) && isCart(e.data)) apply(e.data, true);
       return { ok: false, error: toError(e) };
     } finally {

@@ -20,6 +20,7 @@ import { storeAddress, storeName } from '@/utils/storeDisplay';
 import { submitOrder } from '../api/checkout';
 import { buildOrder, IdempotencyKeys, paymentTypesFor, REMARK_MAX, TABLEWARE_MAX } from '../submit';
 import { invoiceBody, invoiceProblems, loadInvoice, saveInvoice, type InvoiceDraft, type InvoiceField } from '../invoice';
+import { payFamilies } from '../payFamilies';
 import { InvoiceForm } from './InvoiceForm';
 import { TimePicker } from './TimePicker';
 import './Checkout.css';
@@ -149,6 +150,9 @@ function CheckoutForm({
   const payments = paymentTypesFor(orderType);
   const payType: PaymentType = payments.includes(payment) ? payment : 'online';
   const payMethod: PayMethod | null = method && payMethods.includes(method) ? method : (payMethods[0] ?? null);
+  // What online payment takes here: only the kinds the channel's methods are.
+  const families = payFamilies(payMethods);
+  const onlineHint = families.length > 0 ? families.map((f) => t(`checkout.pay.family.${f}`)).join(t('common.listSep')) : t('checkout.pay.onlineHint');
   const storeCode = cart.storeCode || store?.storeCode || '';
   const delivery = orderType === 0;
 
@@ -368,7 +372,7 @@ function CheckoutForm({
                 data-testid={`checkout-pay-${p}`}
               >
                 <span className="co-pay__name">{t(p === 'online' ? 'checkout.pay.online' : 'checkout.pay.offline')}</span>
-                <small>{t(p === 'online' ? 'checkout.pay.onlineHint' : 'checkout.pay.offlineHint')}</small>
+                <small>{p === 'online' ? onlineHint : t('checkout.pay.offlineHint')}</small>
                 {p === payType && <CheckIcon className="co-pay__check" />}
               </button>
             ))}

@@ -66,7 +66,7 @@ export function SideNav({ open, onClose, items, loggedIn, userName, hidden, onNa
             </span>
             <span className="sidenav__who">
               <strong>{loggedIn ? t('nav.hello', { name: userName ?? '' }) : t('nav.guest')}</strong>
-              <small>{loggedIn ? t('nav.userHint') : `${t('nav.login')} · ${t('nav.guestHint')}`}</small>
+              <small>{loggedIn ? t('nav.userHint') : `${t('nav.login')} · ${t(hidden?.includes('coupons') ? 'nav.guestHintNoCoupons' : 'nav.guestHint')}`}</small>
             </span>
           </button>
           <button type="button" className="sidenav__close" onClick={onClose} aria-label={t('common.close')}>

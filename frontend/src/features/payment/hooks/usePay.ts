@@ -8,7 +8,7 @@ import type { PayMethod, PaymentCreated } from '@/lib/api/types';
 import { createPayment } from '../api/payments';
 import { handoffOf, performHandoff } from '../handoff';
 import { statusPath } from '../paths';
-import { recordOfCreated, savePayRecord } from '../record';
+import { recordOfCreated, savePayRecord } from '../recordWriters';
 
 /** Spec ordering §8: a pay failure shows err_desc for 3 s. */
 export const PAY_ERROR_TOAST_MS = 3000;

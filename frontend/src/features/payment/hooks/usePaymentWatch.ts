@@ -4,7 +4,7 @@ import { useT } from '@/lib/i18n';
 import { subscribe } from '@/lib/socket';
 import type { PaymentInfo } from '@/lib/api/types';
 import { getPayment } from '../api/payments';
-import { clearPayRecord } from '../record';
+import { clearPayRecord } from '../recordWriters';
 import { PAY_ERROR_TOAST_MS } from './usePay';
 
 /** none: nothing known; paying: 支付处理中...; paid; failed (or cancelled): 支付失败; closed: expired. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { serverNow } from '@/lib/clock';
 import { getPaymentInProgress } from '../api/payments';
-import { recordOfServer, savePayRecord } from '../record';
+import { recordOfServer, savePayRecord } from '../recordWriters';
 
 /**
  * The server's copy of the pay-in-progress record (GET /payments/in-progress), asked when the
