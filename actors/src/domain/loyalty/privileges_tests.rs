@@ -141,13 +141,15 @@ fn the_birthday_month_in_china_time() {
 fn what_a_member_is_due() {
     use Privilege::*;
     let nov = china(2026, 11, 23, 12, 0, 0);
-    let codes = |g: &[Grant]| -> Vec<(Privilege, &str, usize)> {
+    /// (privilege, template, coupons) of each grant due.
+    type Due = Vec<(Privilege, &'static str, usize)>;
+    let codes = |g: &[Grant]| -> Due {
         g.iter()
             .map(|g| (g.privilege, g.template_code, g.keys.len()))
             .collect()
     };
     // (privileges, birthday, due)
-    let cases: [(&[Privilege], Option<&str>, Vec<(Privilege, &str, usize)>); 6] = [
+    let cases: [(&[Privilege], Option<&str>, Due); 6] = [
         (&[Points], Some("1990-11-05"), vec![]),
         (
             &[Points, Birthday],
