@@ -266,6 +266,10 @@ async fn a_black_members_orders_are_made_first_in_their_stage() {
     let app = crate::helpers::spawn_app().await;
     let (gold, _) = member(&app, "13512370031", None, GOLD).await;
     let (black, black_id) = member(&app, "13512370032", None, BLACK).await;
+    let me = app.get_auth("/api/v1/members/me", Some(&black)).await;
+    let privileges = me.assert_ok()["privileges"].clone();
+    assert_eq!(privileges[3]["code"], "priority", "{privileges}");
+    assert_eq!(privileges[3]["status"], "每笔订单自动享有，无需操作");
     let first = cod_order(&app, &gold, "k-gold").await;
     app.clock.advance_ms(60_000);
     let later = cod_order(&app, &black, "k-black").await;

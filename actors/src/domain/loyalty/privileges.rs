@@ -258,8 +258,8 @@ impl Standing {
             Standing::Deliveries { issued, usable } => {
                 format!("This month's {issued} free-delivery coupons are in your coupons, {usable} left to use")
             }
-            Standing::Priority if zh => "您的订单将在门店优先制作".into(),
-            Standing::Priority => "Your orders go to the front of the store's queue".into(),
+            Standing::Priority if zh => "每笔订单自动享有，无需操作".into(),
+            Standing::Priority => "Every order you place has it, nothing to do".into(),
         })
     }
 }

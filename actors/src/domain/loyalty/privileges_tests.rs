@@ -240,5 +240,9 @@ fn the_member_centre_words() {
         .as_deref(),
         Some("本月 2 张免配送费券已发放，可用 1 张")
     );
+    assert_eq!(
+        Standing::Priority.text(Lang::Zh).as_deref(),
+        Some("每笔订单自动享有，无需操作")
+    );
     assert_eq!(Standing::Described.text(Lang::En), None);
 }
