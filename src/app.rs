@@ -75,13 +75,10 @@ impl Application {
         }
         if settings.is_embedded_database()
             && settings.database.seed_when_empty
-            && actors::db::coupons::CouponRepo::new(db.clone())
-                .templates()
-                .await?
-                .is_empty()
+            && crate::seed::coupon_templates_missing(&db).await?
         {
-            // A database seeded before coupons existed gets the templates, the demo codes and
-            // the levels' coupon gift options.
+            // A database seeded before coupons (or the privileges' templates) existed gets the
+            // templates, the demo codes and the levels' coupon gift options and privileges.
             crate::seed::seed_coupons(&db).await?;
             crate::seed::seed_loyalty(&db).await?;
         }

@@ -111,7 +111,9 @@ async fn sweep_ordering(state: &AppState, now: i64) -> Result<(u64, u64), actors
 /// The loyalty sweep, every `[loyalty] sweep_ms`: completed orders not credited yet (the
 /// order hook's backstop), holds of orders paid or closed, pending points whose refund window
 /// closed, expired lots; then the coupon sweep (give-backs due on the outbox, coupons still
-/// locked by an order that was paid or closed, coupons past their validity); and once an hour the level review (downgrades as the window rolls)
+/// locked by an order that was paid or closed, coupons past their validity); then the members'
+/// privilege coupons due (birthday treats, the month's free deliveries: two anti-joins when
+/// nothing is due); and once an hour the level review (downgrades as the window rolls)
 /// and a reconcile of every balance with its ledger (a mismatch is logged as an error).
 async fn loyalty_sweep(state: AppState) {
     let period = Duration::from_millis(state.loyalty_sweep_ms.max(100));
@@ -133,6 +135,13 @@ async fn loyalty_sweep(state: AppState) {
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "coupon sweep failed"),
+        }
+        match state.loyalty.privileges().grant_due().await {
+            Ok(run) if run != actors::loyalty::privileges::GrantRun::default() => {
+                tracing::info!(?run, "member privileges granted")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "privilege grants failed"),
         }
         if last_review.elapsed() >= LOYALTY_REVIEW {
             last_review = tokio::time::Instant::now();

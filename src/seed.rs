@@ -124,6 +124,20 @@ fn coupon_seed() -> anyhow::Result<CouponSeed> {
     serde_json::from_str(COUPONS).context("the embedded coupon seed is invalid")
 }
 
+/// Whether a template of the seed is not in the database (one seeded before it existed).
+pub async fn coupon_templates_missing(db: &Db) -> anyhow::Result<bool> {
+    let have: std::collections::HashSet<String> = actors::db::coupons::CouponRepo::new(db.clone())
+        .templates()
+        .await?
+        .into_iter()
+        .map(|row| row.template.template_code)
+        .collect();
+    Ok(coupon_seed()?
+        .templates
+        .iter()
+        .any(|t| !have.contains(&t.template_code)))
+}
+
 /// The demo exchange codes are valid until the end of 2027 (China time).
 pub const DEMO_CODES_VALID_TO: i64 = 1_830_268_800_000;
 
@@ -158,20 +172,31 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
             ("Points", &format!("{n} point(s) for every yuan paid")),
         )
     };
+    // What each privilege says is what `actors::loyalty::privileges` gives (docs/loyalty.md
+    // "Privileges"): the coupons of templates CP_BIRTHDAY_SIDE and CP_MEMBER_FREE_DELIVERY.
     let birthday = privilege(
         "birthday",
-        ("生日礼", "生日当月赠送一份小食"),
-        ("Birthday treat", "A free side in your birthday month"),
+        (
+            "生日礼",
+            "生日当月赠送马苏里拉芝士条一份（兑换券，每年一次，当月有效）",
+        ),
+        (
+            "Birthday treat",
+            "Free Mozzarella Cheese Sticks in your birthday month (a voucher, once a year, valid that month)",
+        ),
     );
     let delivery = privilege(
         "delivery",
-        ("免配送费", "每月两次免配送费"),
-        ("Free delivery", "Free delivery twice a month"),
+        ("免配送费", "每月两张免配送费券，外送订单可用，当月有效"),
+        (
+            "Free delivery",
+            "Two free-delivery coupons every month for delivery orders, valid that month",
+        ),
     );
     let priority = privilege(
         "priority",
-        ("优先制作", "订单优先制作"),
-        ("Priority", "Your orders are made first"),
+        ("优先制作", "您的订单在门店优先制作"),
+        ("Priority", "Your orders are made first at the store"),
     );
     let levels = [
         (
@@ -347,5 +372,46 @@ mod tests {
         assert_eq!(gift.total_limit, None);
         assert_eq!(gift.per_user_limit, None);
         assert!(!gift.collectable);
+    }
+
+    #[test]
+    fn privilege_templates_give_what_the_levels_say() {
+        use actors::domain::loyalty::coupon::Validity;
+        use actors::domain::loyalty::privileges::{BIRTHDAY_TEMPLATE, FREE_DELIVERY_TEMPLATE};
+        let seed = coupon_seed().unwrap();
+        let demo = actors::domain::catalogue::seed::demo_catalogue().unwrap();
+        let find = |code: &str| {
+            seed.templates
+                .iter()
+                .find(|t| t.template_code == code)
+                .unwrap_or_else(|| panic!("{code} is seeded"))
+        };
+        for code in [BIRTHDAY_TEMPLATE, FREE_DELIVERY_TEMPLATE] {
+            let t = find(code);
+            // Issued by the server only, to the member only, until the month ends; never sold
+            // out (a grant that failed would be retried every run).
+            assert_eq!((t.total_limit, t.per_user_limit), (None, None), "{code}");
+            assert!(!t.collectable && !t.transferable, "{code}");
+            assert_eq!(t.validity, Validity::MonthEnd, "{code}");
+        }
+        let side = match &find(BIRTHDAY_TEMPLATE).kind {
+            CouponKind::ExchangeProduct { product_code } => product_code.clone(),
+            other => panic!("the birthday treat is a free product: {other:?}"),
+        };
+        let product = demo
+            .products
+            .iter()
+            .find(|p| p.product_code == side)
+            .unwrap();
+        assert_eq!(product.category_code, "SIDE", "a side");
+        assert!(
+            product.effective_rule.is_none(),
+            "sold everywhere, every order type"
+        );
+        let delivery = find(FREE_DELIVERY_TEMPLATE);
+        assert!(matches!(
+            delivery.kind,
+            CouponKind::FreeDelivery { threshold } if threshold.0 == 0
+        ));
     }
 }

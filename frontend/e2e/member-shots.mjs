@@ -16,18 +16,19 @@ const DAY = 86_400_000;
 const now = Date.now();
 
 const words = {
-  zh: { levels: ['普卡会员', '银卡会员', '金卡会员', '钻石会员'], birthday: ['生日礼', '生日当月可领一份生日礼'], delivery: ['免配送费', '每月2次外送免配送费'], priority: ['优先制作', '高峰时段订单优先出餐'], service: ['专属客服', '专属客服热线，极速响应'], points: '500积分', drink: '可乐一杯', pizza: '9英寸比萨一份', agreement: '会员协议' },
-  en: { levels: ['Classic', 'Silver', 'Gold', 'Diamond'], birthday: ['Birthday treat', 'A treat in your birthday month'], delivery: ['Free delivery', 'Free delivery twice a month'], priority: ['Priority baking', 'Your orders first at busy hours'], service: ['Member hotline', 'A hotline just for members'], points: '500 points', drink: 'A cola', pizza: 'A 9-inch pizza', agreement: 'Member agreement' },
+  // The privileges as the server's seed words them (src/seed.rs): what the server gives.
+  zh: { levels: ['普卡会员', '银卡会员', '金卡会员', '钻石会员'], earn: (n) => ['积分', `每消费 1 元得 ${n} 积分`], birthday: ['生日礼', '生日当月赠送马苏里拉芝士条一份（兑换券，每年一次，当月有效）'], delivery: ['免配送费', '每月两张免配送费券，外送订单可用，当月有效'], priority: ['优先制作', '您的订单在门店优先制作'], treat: '生日当月（3月）发放', points: '500积分', drink: '可乐一杯', pizza: '9英寸比萨一份', agreement: '会员协议' },
+  en: { levels: ['Classic', 'Silver', 'Gold', 'Diamond'], earn: (n) => ['Points', `${n} point(s) for every yuan paid`], birthday: ['Birthday treat', 'Free Mozzarella Cheese Sticks in your birthday month (a voucher, once a year, valid that month)'], delivery: ['Free delivery', 'Two free-delivery coupons every month for delivery orders, valid that month'], priority: ['Priority', 'Your orders are made first at the store'], treat: 'Given in your birthday month (March)', points: '500 points', drink: 'A cola', pizza: 'A 9-inch pizza', agreement: 'Member agreement' },
 };
 
 function fixtures(lang) {
   const w = words[lang];
   const priv = (code, [name, description]) => ({ code, name, description });
   const levels = [
-    { level: 1, name: w.levels[0], threshold: 0, pointsPerYuan: 1, privileges: [priv('birthday', w.birthday)] },
-    { level: 2, name: w.levels[1], threshold: 500, pointsPerYuan: 1, privileges: [priv('birthday', w.birthday), priv('freeDelivery', w.delivery)] },
-    { level: 3, name: w.levels[2], threshold: 1500, pointsPerYuan: 2, privileges: [priv('birthday', w.birthday), priv('freeDelivery', w.delivery), priv('priority', w.priority)] },
-    { level: 4, name: w.levels[3], threshold: 5000, pointsPerYuan: 3, privileges: [priv('birthday', w.birthday), priv('freeDelivery', w.delivery), priv('priority', w.priority), priv('service', w.service)] },
+    { level: 1, name: w.levels[0], threshold: 0, pointsPerYuan: 1, privileges: [priv('points', w.earn(1))] },
+    { level: 2, name: w.levels[1], threshold: 500, pointsPerYuan: 1, privileges: [priv('points', w.earn(1)), priv('birthday', w.birthday)] },
+    { level: 3, name: w.levels[2], threshold: 2000, pointsPerYuan: 2, privileges: [priv('points', w.earn(2)), priv('birthday', w.birthday), priv('delivery', w.delivery)] },
+    { level: 4, name: w.levels[3], threshold: 5000, pointsPerYuan: 3, privileges: [priv('points', w.earn(3)), priv('birthday', w.birthday), priv('delivery', w.delivery), priv('priority', w.priority)] },
   ];
   const member = {
     isLoyalty: true,
@@ -35,8 +36,9 @@ function fixtures(lang) {
     levelName: w.levels[1],
     points: { available: 1280, pending: 93, expiringSoon: 200, expiringSoonAt: now + 20 * DAY },
     qualifyingSpend: 726.4,
-    nextLevel: { level: 3, name: w.levels[2], threshold: 1500, remaining: 773.6 },
+    nextLevel: { level: 3, name: w.levels[2], threshold: 2000, remaining: 1273.6 },
     joinedAt: now - 40 * DAY,
+    privileges: [{ ...priv('points', w.earn(1)), status: null }, { ...priv('birthday', w.birthday), status: w.treat }],
   };
   const options = [
     { optionId: 'o-points', type: 'points', points: 500, productCode: null, name: w.points },

@@ -151,6 +151,20 @@ impl TestApp {
         tokio::spawn(app.run_until_stopped());
         address
     }
+
+    /// [`second_node`](Self::second_node), with that node's state (its own pool and services)
+    /// for tests that run a node's jobs directly.
+    pub async fn second_node_state(&self) -> (String, pizza_order::state::AppState) {
+        let mut settings = self.settings.clone();
+        settings.database.seed_when_empty = false;
+        let app = Application::build(settings, self.clock.clone())
+            .await
+            .expect("build the second node");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        let state = app.state().clone();
+        tokio::spawn(app.run_until_stopped());
+        (address, state)
+    }
 }
 
 impl TestApp {

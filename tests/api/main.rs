@@ -31,6 +31,7 @@ mod order_view_nodes;
 mod payment_model;
 mod payment_sessions;
 mod payments;
+mod privileges;
 mod queue_nodes;
 mod races;
 mod reconcile;

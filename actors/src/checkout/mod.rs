@@ -271,6 +271,13 @@ impl CheckoutService {
             return Err(CheckoutError::AmountsChanged { cart });
         }
 
+        // Decided now from the member's level and kept on the order: a level change later
+        // does not move an order already in the kitchen's queue.
+        let priority = self
+            .loyalty
+            .privileges()
+            .made_first_now(order.user_id)
+            .await?;
         let new_order = order::new_order(order::Parts {
             order,
             store,
@@ -281,6 +288,7 @@ impl CheckoutService {
             points: (points, points_amount),
             order_time,
             is_book: cart.is_book,
+            priority,
             now,
         })?;
         let total = new_order.order_amount;

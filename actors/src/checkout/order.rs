@@ -121,6 +121,8 @@ pub struct Parts<'a> {
     pub points: (i64, Fen),
     pub order_time: i64,
     pub is_book: bool,
+    /// 优先制作: the member's level gives priority making (the tablet's queue puts it first).
+    pub priority: bool,
     pub now: i64,
 }
 
@@ -165,6 +167,7 @@ pub fn new_order(p: Parts<'_>) -> Result<NewOrder, CheckoutError> {
             "couponDiscountsAmount": p.priced.coupon_discount.yuan(),
             "couponDeliveryFee": p.priced.coupon_delivery_fee.yuan(),
             "breakdown": serde_json::to_value(&breakdown).unwrap_or_default(),
+            "priority": p.priority,
         }),
         lines: p.priced.lines,
         created_at: p.now,

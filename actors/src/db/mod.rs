@@ -18,6 +18,7 @@ pub mod orders;
 pub mod outbox;
 pub mod payments;
 pub mod points;
+pub mod privileges;
 pub mod reversals;
 pub mod sessions;
 pub mod sms_codes;

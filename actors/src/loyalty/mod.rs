@@ -5,6 +5,8 @@
 //! any of these twice, from two nodes, from the order's hook and from the sweep at once, moves
 //! points once. See docs/loyalty.md.
 
+pub mod privileges;
+
 use crate::clock::Clock;
 use crate::db::coupons::CouponRepo;
 use crate::db::gifts::GiftRepo;

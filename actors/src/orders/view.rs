@@ -123,6 +123,9 @@ pub struct TabletOrder {
     pub stages: Vec<(u8, i64)>,
     /// The amounts as the customer agreed to them at submit.
     pub breakdown: BreakdownView,
+    /// 优先制作: the customer's member level gave priority making when they ordered (decided
+    /// at submit and kept on the order); the queue lists it first in its stage.
+    pub priority: bool,
 }
 
 /// The breakdown frozen at submit (`doc.breakdown`). Orders placed before it was kept get one
@@ -359,6 +362,10 @@ pub fn tablet_order(row: &OrderRow, history: &[OrderEvent]) -> TabletOrder {
         arrival: None,
         stages: stage_history(history),
         breakdown: BreakdownView::from(&order_breakdown(row)),
+        priority: doc
+            .get("priority")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     }
 }
 

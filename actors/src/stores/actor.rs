@@ -313,9 +313,9 @@ impl Handler<SetSoldOut> for StoreActor {
     }
 }
 
-/// The store's live queue for its tablets, oldest first: checked against the database's
-/// versions, so it is exact whichever node moved its orders (see `queue.rs`). The first one
-/// loads the queue.
+/// The store's live queue for its tablets, priority orders then oldest first: checked against
+/// the database's versions, so it is exact whichever node moved its orders (see `queue.rs`).
+/// The first one loads the queue.
 #[derive(Message)]
 #[rtype(result = "Result<Vec<QueueEntry>, DbError>")]
 pub struct Queue;

@@ -131,8 +131,8 @@ impl StoreBoards {
         boards
     }
 
-    /// The store's live queue for its tablets, oldest first, exact as of this call (see
-    /// `queue.rs`); the first call on this node loads it.
+    /// The store's live queue for its tablets, priority orders then oldest first, exact as of
+    /// this call (see `queue.rs`); the first call on this node loads it.
     pub async fn queue(&self, store_code: &str) -> Result<Vec<QueueEntry>, BoardFailure> {
         for _ in 0..2 {
             match self.handle(store_code).addr.send(Queue).await {

@@ -21,13 +21,20 @@ pub fn is_active(state: u8) -> bool {
     ACTIVE.contains(&state)
 }
 
+/// Where an order stands in the queue: priority orders (优先制作, kept on the order) first,
+/// then oldest first. The tablet shows the queue by stage, so within each stage priority
+/// orders come first.
+pub fn queue_rank(priority: bool, created_at: i64, id: i64) -> (bool, i64, i64) {
+    (!priority, created_at, id)
+}
+
 /// One order of the queue: its card and what orders and checks it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueueEntry {
     pub order_no: String,
     /// The order's write version when the card was made.
     pub version: i64,
-    /// The queue's order: oldest first, as the database lists it.
+    /// The queue's order (`queue_rank`): priority, then oldest first.
     pub created_at: i64,
     pub id: i64,
     pub card: TabletOrder,
@@ -43,6 +50,10 @@ impl QueueEntry {
             card: tablet_order(row, history),
         }
     }
+
+    pub fn rank(&self) -> (bool, i64, i64) {
+        queue_rank(self.card.priority, self.created_at, self.id)
+    }
 }
 
 /// The queue held in memory; empty and not loaded until a tablet first reads it.
@@ -57,8 +68,9 @@ impl LiveQueue {
         &self.entries
     }
 
-    /// Replaces the whole queue (a check against the database), in the database's order.
-    pub fn replace(&mut self, entries: Vec<QueueEntry>) {
+    /// Replaces the whole queue (a check against the database), in the queue's order.
+    pub fn replace(&mut self, mut entries: Vec<QueueEntry>) {
+        entries.sort_by_key(QueueEntry::rank);
         self.entries = entries;
         self.loaded = true;
     }
@@ -77,9 +89,7 @@ impl LiveQueue {
                 self.entries.remove(i);
             }
             None if active => {
-                let at = self
-                    .entries
-                    .partition_point(|e| (e.created_at, e.id) < (entry.created_at, entry.id));
+                let at = self.entries.partition_point(|e| e.rank() < entry.rank());
                 self.entries.insert(at, entry);
             }
             None => {}
@@ -102,20 +112,23 @@ pub fn to_read(held: &[QueueEntry], current: &[(String, i64)]) -> Vec<String> {
 }
 
 /// The queue as `current` lists it: the held entries still at their version, and the `fresh`
-/// ones read for the rest (an order gone from the database meanwhile is left out).
+/// ones read for the rest (an order gone from the database meanwhile is left out); in the
+/// queue's order (`queue_rank`).
 pub fn merge(
     held: &[QueueEntry],
     current: &[(String, i64)],
     mut fresh: HashMap<String, QueueEntry>,
 ) -> Vec<QueueEntry> {
     let held: HashMap<&str, &QueueEntry> = held.iter().map(|e| (e.order_no.as_str(), e)).collect();
-    current
+    let mut merged: Vec<QueueEntry> = current
         .iter()
         .filter_map(|(no, version)| match held.get(no.as_str()) {
             Some(e) if e.version == *version => Some((*e).clone()),
             _ => fresh.remove(no),
         })
-        .collect()
+        .collect();
+    merged.sort_by_key(QueueEntry::rank);
+    merged
 }
 
 #[cfg(test)]
@@ -123,6 +136,20 @@ mod tests {
     use super::*;
 
     fn entry(no: &str, version: i64, created_at: i64) -> QueueEntry {
+        entry_with(no, version, created_at, serde_json::json!({}))
+    }
+
+    /// An order whose customer's level gave priority making at submit.
+    fn first(no: &str, version: i64, created_at: i64) -> QueueEntry {
+        entry_with(
+            no,
+            version,
+            created_at,
+            serde_json::json!({"priority": true}),
+        )
+    }
+
+    fn entry_with(no: &str, version: i64, created_at: i64, doc: serde_json::Value) -> QueueEntry {
         let row = OrderRow {
             id: created_at,
             order_no: no.into(),
@@ -140,7 +167,7 @@ mod tests {
             order_amount: crate::domain::money::Fen(100),
             paid_amount: crate::domain::money::Fen(100),
             paid_by: None,
-            doc: serde_json::json!({}),
+            doc,
             lines: vec![],
             seq: version,
             version,
@@ -204,5 +231,39 @@ mod tests {
         q.apply(entry("D", 5, 40), false);
         assert_eq!(q.entries().len(), 2);
         assert!(is_active(s::ACCEPTED) && !is_active(s::COMPLETED) && !is_active(s::UNPAID));
+    }
+
+    #[test]
+    fn priority_orders_come_first_then_the_oldest() {
+        let mut q = LiveQueue::default();
+        q.replace(vec![
+            entry("A", 1, 10),
+            first("P", 1, 30),
+            entry("B", 1, 20),
+        ]);
+        assert_eq!(nos(q.entries()), [("P", 1), ("A", 1), ("B", 1)]);
+        // A later priority order goes after the earlier ones, before every other order.
+        q.apply(first("Q", 1, 40), true);
+        assert_eq!(nos(q.entries()), [("P", 1), ("Q", 1), ("A", 1), ("B", 1)]);
+        // An ordinary order waits behind every priority order, however old it is.
+        q.apply(entry("C", 1, 5), true);
+        assert_eq!(
+            nos(q.entries()),
+            [("P", 1), ("Q", 1), ("C", 1), ("A", 1), ("B", 1)]
+        );
+        // A move keeps an order's place; the flag is the order's, not re-read.
+        q.apply(first("P", 2, 30), true);
+        assert_eq!(q.entries()[0].order_no, "P");
+        // The database lists oldest first; the merged queue puts priority first.
+        let current = vec![
+            ("C".to_string(), 1),
+            ("A".to_string(), 1),
+            ("P".to_string(), 2),
+        ];
+        assert_eq!(
+            nos(&merge(q.entries(), &current, HashMap::new())),
+            [("P", 2), ("C", 1), ("A", 1)]
+        );
+        assert!(queue_rank(true, 99, 9) < queue_rank(false, 1, 1));
     }
 }

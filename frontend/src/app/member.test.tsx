@@ -190,6 +190,39 @@ describe('/my/member/index', () => {
     expect(await screen.findByTestId('member-progress')).toHaveTextContent('Spend ¥349.50 more to reach Silver');
     expect(screen.getByTestId('member-entry-deduction')).toHaveTextContent('Pay with points');
   });
+
+  it("lists the member's own privileges with what the server gave, and leads to the coupons", async () => {
+    api({
+      'GET /members/me': () =>
+        makeMember({
+          loyaltyLevel: 3,
+          levelName: '金卡会员',
+          privileges: [
+            { code: 'points', name: '积分', description: '每消费 1 元得 2 积分', status: null },
+            { code: 'birthday', name: '生日礼', description: '生日当月赠送马苏里拉芝士条一份', status: '本月生日礼已发放，请在优惠券中查看' },
+            { code: 'delivery', name: '免配送费', description: '每月两张免配送费券', status: '本月 2 张免配送费券已发放，可用 1 张' },
+          ],
+        }),
+    });
+    logIn();
+    renderApp('/my/member/index');
+    const mine = await screen.findByTestId('member-privileges');
+    expect(within(mine).getByRole('heading')).toHaveTextContent('我的特权');
+    expect(within(mine).getAllByRole('listitem').map((li) => li.dataset.testid)).toEqual(['member-privilege-points', 'member-privilege-birthday', 'member-privilege-delivery']);
+    expect(screen.getByTestId('member-privilege-birthday')).toHaveTextContent('生日当月赠送马苏里拉芝士条一份');
+    expect(screen.getByTestId('member-privilege-status-delivery')).toHaveTextContent('本月 2 张免配送费券已发放，可用 1 张');
+    expect(screen.queryByTestId('member-privilege-status-points')).toBeNull();
+    await userEvent.click(screen.getByTestId('member-privileges-coupons'));
+    await waitFor(() => expect(pathNow()).toBe('/my/coupon/list'));
+  });
+
+  it('shows no coupon link when the level gives no coupons', async () => {
+    api();
+    logIn();
+    renderApp('/my/member/index');
+    expect(await screen.findByTestId('member-privilege-points')).toHaveTextContent('每消费 1 元得 1 积分');
+    expect(screen.queryByTestId('member-privileges-coupons')).toBeNull();
+  });
 });
 
 describe('/my/integral/list', () => {
@@ -296,7 +329,7 @@ describe('levels and privileges', () => {
     expect(screen.getByTestId('level-1')).toHaveTextContent('入会即享');
     await userEvent.click(screen.getByTestId('level-tab-2'));
     expect(screen.getByTestId('level-2')).toHaveTextContent('周期内消费满 ¥500.00');
-    expect(screen.getByTestId('privilege-freeDelivery')).toHaveTextContent('每月2次免配送费');
+    expect(screen.getByTestId('privilege-delivery')).toHaveTextContent('每月两张免配送费券');
   });
 
   it('shows the benefits of the member’s level and what the next adds', async () => {

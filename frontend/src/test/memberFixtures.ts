@@ -10,6 +10,7 @@ export function makeMember(over: Partial<MemberDetail> = {}): MemberDetail {
     qualifyingSpend: 150.5,
     nextLevel: { level: 2, name: '银卡会员', threshold: 500, remaining: 349.5 },
     joinedAt: Date.parse('2026-11-20T02:00:00Z'),
+    privileges: [{ code: 'points', name: '积分', description: '每消费 1 元得 1 积分', status: null }],
     ...over,
   };
 }
@@ -22,18 +23,19 @@ export const NON_MEMBER: MemberDetail = {
   qualifyingSpend: 0,
   nextLevel: null,
   joinedAt: null,
+  privileges: [],
 };
 
 export const LEVELS: MemberLevel[] = [
-  { level: 1, name: '普卡会员', threshold: 0, pointsPerYuan: 1, privileges: [{ code: 'birthday', name: '生日礼', description: '生日当月领取生日礼' }] },
+  { level: 1, name: '普卡会员', threshold: 0, pointsPerYuan: 1, privileges: [{ code: 'birthday', name: '生日礼', description: '生日当月赠送马苏里拉芝士条一份' }] },
   {
     level: 2,
     name: '银卡会员',
     threshold: 500,
     pointsPerYuan: 1,
     privileges: [
-      { code: 'birthday', name: '生日礼', description: '生日当月领取生日礼' },
-      { code: 'freeDelivery', name: '免配送费', description: '每月2次免配送费' },
+      { code: 'birthday', name: '生日礼', description: '生日当月赠送马苏里拉芝士条一份' },
+      { code: 'delivery', name: '免配送费', description: '每月两张免配送费券' },
     ],
   },
   { level: 3, name: '金卡会员', threshold: 1500, pointsPerYuan: 2, privileges: [] },

@@ -119,6 +119,8 @@ pub fn valid_text(v: &Validity, lang: Lang) -> String {
         (Validity::AfterIssue { days }, Lang::En) => {
             format!("Valid for {days} days after collecting")
         }
+        (Validity::MonthEnd, Lang::Zh) => "当月有效".into(),
+        (Validity::MonthEnd, Lang::En) => "Valid until the end of the month".into(),
         (Validity::Fixed { from, to }, lang) => {
             let day = |ms: i64| china_time(ms).format("%Y.%m.%d").to_string();
             // `to` is exclusive: the last day is the one before it.
@@ -160,6 +162,8 @@ pub async fn list(
         Some(_) => return Err(err::bad_status()),
     };
     let page = i64::from(params::page(query.page.as_deref())?);
+    // This period's privilege coupons (birthday treat, free deliveries) are listed at once.
+    crate::http::loyalty::members::grant_due_now(&state, auth.user_id).await;
     let now = state.clock.now_ms();
     let (rows, total) = state
         .coupons
@@ -402,6 +406,12 @@ mod tests {
                 Validity::Fixed { from, to },
                 Lang::En,
                 "Valid 2026.12.01 to 2026.12.31",
+            ),
+            (Validity::MonthEnd, Lang::Zh, "当月有效"),
+            (
+                Validity::MonthEnd,
+                Lang::En,
+                "Valid until the end of the month",
             ),
         ];
         for (v, lang, want) in cases {

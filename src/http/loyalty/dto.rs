@@ -64,6 +64,22 @@ pub struct MemberDto {
     pub qualifying_spend: Fen,
     pub next_level: Option<NextLevelDto>,
     pub joined_at: Option<i64>,
+    /// The privileges of the member's level, each with what this member has of it now (what
+    /// the server granted: the coupons issued, priority at submit). Empty for a non-member.
+    pub privileges: Vec<MemberPrivilegeDto>,
+}
+
+/// One privilege of the member's level and where the member stands with it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberPrivilegeDto {
+    /// "points", "birthday", "delivery" or "priority".
+    pub code: String,
+    pub name: String,
+    pub description: String,
+    /// This member's state of it: "本月 2 张免配送费券已发放，可用 2 张", "生日当月（3月）发放" …;
+    /// null when the description says it all.
+    pub status: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

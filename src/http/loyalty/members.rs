@@ -5,13 +5,14 @@ use crate::http::edge::envelope::{Envelope, Reply};
 use crate::http::edge::error::{loyalty as err, ApiResult};
 use crate::http::edge::session::AuthUser;
 use crate::http::loyalty::dto::{
-    AgreementDto, JoinRequest, LevelChangeDto, LevelDto, MemberDto, NextLevelDto, PointsSummaryDto,
-    PrivilegeDto,
+    AgreementDto, JoinRequest, LevelChangeDto, LevelDto, MemberDto, MemberPrivilegeDto,
+    NextLevelDto, PointsSummaryDto, PrivilegeDto,
 };
 use crate::state::AppState;
 use actix_web::{get, post, web};
 use actors::db::members::LevelRow;
 use actors::domain::lang::Lang;
+use actors::domain::loyalty::privileges::Privilege;
 use actors::domain::loyalty::{next_level, EXPIRING_SOON_MS};
 use actors::loyalty::{rules, JoinError};
 
@@ -22,8 +23,9 @@ fn level_name(rows: &[LevelRow], level: i64, lang: Lang) -> Option<String> {
     })
 }
 
-/// The member detail of the programme; due pending points are matured first (the job's
-/// compare-and-set), so a member reading their points sees them the moment they are due.
+/// The member detail of the programme; due pending points are matured first and the
+/// privileges' coupons due now issued (the jobs' compare-and-sets), so a member reading their
+/// member centre sees them the moment they are due.
 pub async fn member_dto(state: &AppState, user_id: i64, lang: Lang) -> ApiResult<MemberDto> {
     let loyalty = &state.loyalty;
     let members = loyalty.members();
@@ -44,9 +46,11 @@ pub async fn member_dto(state: &AppState, user_id: i64, lang: Lang) -> ApiResult
             qualifying_spend: spend,
             next_level: None,
             joined_at: None,
+            privileges: Vec::new(),
         });
     };
     loyalty.mature_for(user_id).await?;
+    let privileges = privileges_dto(state, &rows, m.level, user_id, lang).await?;
     let now = state.clock.now_ms();
     let points = loyalty.points();
     let account = points.account(user_id).await?;
@@ -72,7 +76,52 @@ pub async fn member_dto(state: &AppState, user_id: i64, lang: Lang) -> ApiResult
         qualifying_spend: spend,
         next_level: next,
         joined_at: Some(m.joined_at),
+        privileges,
     })
+}
+
+/// The level's privileges with where the member stands, after granting what is due now (a
+/// failed grant is logged and left to the job: the member still reads their centre).
+async fn privileges_dto(
+    state: &AppState,
+    rows: &[LevelRow],
+    level: i64,
+    user_id: i64,
+    lang: Lang,
+) -> ApiResult<Vec<MemberPrivilegeDto>> {
+    let privileges = state.loyalty.privileges();
+    grant_due_now(state, user_id).await;
+    let standings = privileges.standings(user_id).await?;
+    let Some(row) = rows.iter().find(|l| l.level == level) else {
+        return Ok(Vec::new());
+    };
+    Ok(row
+        .privileges
+        .iter()
+        .map(|p| {
+            let status = Privilege::parse(&p.code)
+                .and_then(|code| standings.iter().find(|(c, _)| *c == code))
+                .and_then(|(_, standing)| standing.text(lang));
+            let (name, description) = match lang {
+                Lang::Zh => (p.name_zh.clone(), p.description_zh.clone()),
+                Lang::En => (p.name_en.clone(), p.description_en.clone()),
+            };
+            MemberPrivilegeDto {
+                code: p.code.clone(),
+                name,
+                description,
+                status,
+            }
+        })
+        .collect())
+}
+
+/// Issues the member's privilege coupons due now (the job's rule and compare-and-set), so a
+/// member opening their member centre or coupons sees this period's at once.
+pub async fn grant_due_now(state: &AppState, user_id: i64) {
+    if let Err(e) = state.loyalty.privileges().grant_due_for(user_id).await {
+        tracing::warn!(error = %e, user_id, "privileges not granted on read; the job grants them");
+    }
 }
 
 /// The member agreement in force (its version is what joining sends back).

@@ -163,7 +163,7 @@ pub fn stamp_all<'a>(
     }
 }
 
-/// The store's live queue, oldest first.
+/// The store's live queue: priority orders (优先制作) first, then oldest first.
 #[utoipa::path(tag = "tablet", params(QueueQuery),
     responses((status = 200, body = Envelope<Vec<TabletOrder>>), (status = 401)))]
 #[get("/tablet/orders")]
@@ -192,7 +192,9 @@ pub async fn queue(
         .collect();
     if today {
         list.extend(closed_today(&state, staff.store_code()).await?);
-        list.sort_by_key(|(created_at, id, _)| (*created_at, *id));
+        list.sort_by_key(|(created_at, id, card)| {
+            actors::stores::queue::queue_rank(card.priority, *created_at, *id)
+        });
     }
     let store = live_store(&state, staff.store_code()).await;
     stamp_all(

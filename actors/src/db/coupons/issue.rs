@@ -21,6 +21,8 @@ pub enum IssueSource {
     Exchange,
     /// A member gift (key: the gift id).
     Gift,
+    /// A level's privilege for a period (key: e.g. `birthday:<user>:<year>`).
+    Privilege,
 }
 
 impl IssueSource {
@@ -30,6 +32,7 @@ impl IssueSource {
             IssueSource::Chain => "chain",
             IssueSource::Exchange => "exchange",
             IssueSource::Gift => "gift",
+            IssueSource::Privilege => "privilege",
         }
     }
 }

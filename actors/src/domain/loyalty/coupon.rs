@@ -135,6 +135,9 @@ pub enum Validity {
     /// From issue to the end of the `days`-th China day counting the day of issue (7 days
     /// issued on Monday afternoon: usable through Sunday 24:00).
     AfterIssue { days: u32 },
+    /// From issue to the end of the China calendar month of issue (a member privilege's
+    /// monthly coupons, the birthday treat).
+    MonthEnd,
 }
 
 impl Validity {
@@ -149,6 +152,10 @@ impl Validity {
                     start_of_china_day(issued_at).saturating_add(days * DAY_MS),
                 )
             }
+            Validity::MonthEnd => (
+                issued_at,
+                super::privileges::ChinaMonth::at(issued_at).end_ms(),
+            ),
         }
     }
 

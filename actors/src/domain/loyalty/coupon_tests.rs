@@ -547,6 +547,37 @@ fn validity_windows() {
 }
 
 #[test]
+fn month_end_validity_follows_the_china_calendar() {
+    let china = |y, m, d, h, min, s| {
+        china_offset()
+            .with_ymd_and_hms(y, m, d, h, min, s)
+            .unwrap()
+            .timestamp_millis()
+    };
+    let utc = |y, m, d, h, min, s| {
+        chrono::Utc
+            .with_ymd_and_hms(y, m, d, h, min, s)
+            .unwrap()
+            .timestamp_millis()
+    };
+    // (issued at, valid to)
+    let cases = [
+        (china(2026, 11, 23, 12, 0, 0), china(2026, 12, 1, 0, 0, 0)),
+        // The last China second of November still gives November's end.
+        (china(2026, 11, 30, 23, 59, 59), china(2026, 12, 1, 0, 0, 0)),
+        // UTC 16:00 on 30 November is 1 December in China: valid all December.
+        (utc(2026, 11, 30, 16, 0, 0), china(2027, 1, 1, 0, 0, 0)),
+        // A leap February, and a common one.
+        (china(2028, 2, 29, 12, 0, 0), china(2028, 3, 1, 0, 0, 0)),
+        (china(2027, 2, 28, 12, 0, 0), china(2027, 3, 1, 0, 0, 0)),
+    ];
+    for (issued, to) in cases {
+        assert_eq!(Validity::MonthEnd.window(issued), (issued, to), "{issued}");
+        assert!(Validity::MonthEnd.issuable(issued));
+    }
+}
+
+#[test]
 fn status_moves() {
     use CouponStatus::*;
     let allowed = [

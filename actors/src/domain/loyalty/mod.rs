@@ -3,6 +3,7 @@
 //! many points an order may use. No I/O; docs/loyalty.md lists the constants.
 
 pub mod coupon;
+pub mod privileges;
 
 use crate::domain::money::Fen;
 use crate::domain::stores::hours::china_offset;

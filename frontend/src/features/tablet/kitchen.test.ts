@@ -106,6 +106,11 @@ describe('orderFlags', () => {
       'tableware:3 sets of tableware',
     ]);
   });
+  it('a priority order (a member privilege) says so before anything else', () => {
+    const o = makeTabletOrder({ priority: true, paymentType: 'offline', cashToCollect: 85.2 });
+    expect(kinds(o)).toEqual(['priority:优先制作（会员特权）', 'cash:货到付款 收¥85.20', 'tableware:餐具 1 份']);
+    expect(kinds(o, en)[0]).toBe('priority:Priority: make first (member privilege)');
+  });
   it('a booking for another day says the day; a dine-in order its table; one set is singular', () => {
     const o = makeTabletOrder({ isBookOrder: true, orderTime: NOW + 24 * 3600_000, orderType: 2, deskNo: 'A12' });
     expect(kinds(o, en)).toEqual(['book:Booked for 11-25 11:00', 'desk:Table A12', 'tableware:1 set of tableware']);

@@ -66,7 +66,7 @@ export function lineDetails(line: KitchenLine, t: TFunction): LineDetail[] {
   return out;
 }
 
-export type FlagKind = 'cash' | 'contactless' | 'invoice' | 'tableware' | 'book' | 'desk';
+export type FlagKind = 'priority' | 'cash' | 'contactless' | 'invoice' | 'tableware' | 'book' | 'desk';
 
 export interface OrderFlag {
   kind: FlagKind;
@@ -83,6 +83,8 @@ function bookedText(ms: number, nowMs: number, t: TFunction): string {
 /** The flags a clerk must not miss, most urgent first. */
 export function orderFlags(order: TabletOrder, t: TFunction, nowMs: number): OrderFlag[] {
   const flags: OrderFlag[] = [];
+  // 优先制作: the customer's member level gave it at submit (the server keeps it on the order).
+  if (order.priority) flags.push({ kind: 'priority', text: t('tablet.flag.priority') });
   if (order.isBookOrder) flags.push({ kind: 'book', text: bookedText(order.orderTime, nowMs, t) });
   if (order.cashToCollect !== null) flags.push({ kind: 'cash', text: t('tablet.flag.cash', { amount: formatYuan(order.cashToCollect) }) });
   if (order.contactless) flags.push({ kind: 'contactless', text: t('tablet.flag.contactless') });

@@ -150,6 +150,7 @@ export function parseOrder(v: unknown): TabletOrder | null {
     closedBy: text(v.closedBy),
     closedAt: num(v.closedAt),
     closeNote: text(v.closeNote),
+    priority: v.priority === true,
   };
 }
 

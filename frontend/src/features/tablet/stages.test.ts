@@ -81,4 +81,17 @@ describe('columnsOf', () => {
     expect(cols.making.map((o) => o.orderNo).sort()).toEqual(['acc', 'mk']);
     expect(cols.ready).toEqual([]);
   });
+
+  it('puts priority orders (优先制作) first in their column, then oldest first', () => {
+    const cols = columnsOf([
+      makeTabletOrder({ orderNo: 'old', paidAt: 1000 }),
+      makeTabletOrder({ orderNo: 'vip-late', paidAt: 5000, priority: true }),
+      makeTabletOrder({ orderNo: 'vip', paidAt: 4000, priority: true }),
+      makeTabletOrder({ orderNo: 'mid', paidAt: 2000 }),
+      makeTabletOrder({ orderNo: 'making', state: 1, progress: 10, paidAt: 500 }),
+      makeTabletOrder({ orderNo: 'making-vip', state: 1, progress: 10, paidAt: 900, priority: true }),
+    ]);
+    expect(cols.new.map((o) => o.orderNo)).toEqual(['vip', 'vip-late', 'old', 'mid']);
+    expect(cols.making.map((o) => o.orderNo)).toEqual(['making-vip', 'making']);
+  });
 });

@@ -84,14 +84,18 @@ export function shortOrderNo(orderNo: string): string {
   return orderNo.length > 4 ? orderNo.slice(-4) : orderNo;
 }
 
-/** Oldest first: the order that reached the store first is made first. */
+/**
+ * The queue's order within a column, as the server's queue: priority orders (优先制作, a member
+ * privilege kept on the order) first, then the order that reached the store first.
+ */
 export function byArrival(a: TabletOrder, b: TabletOrder): number {
+  if (a.priority !== b.priority) return a.priority ? -1 : 1;
   const ta = a.paidAt ?? a.orderTime;
   const tb = b.paidAt ?? b.orderTime;
   return ta - tb || a.orderNo.localeCompare(b.orderNo);
 }
 
-/** The active orders of each column, oldest first. */
+/** The active orders of each column: priority orders first, then oldest first. */
 export function columnsOf(orders: Iterable<TabletOrder>): Record<ColumnId, TabletOrder[]> {
   const out: Record<ColumnId, TabletOrder[]> = { new: [], making: [], oven: [], check: [], ready: [] };
   for (const o of orders) {

@@ -44,6 +44,7 @@ export function makeTabletOrder(over: Partial<TabletOrder> = {}): TabletOrder {
     closedBy: null,
     closedAt: null,
     closeNote: null,
+    priority: false,
     ...over,
   };
 }

@@ -1610,7 +1610,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The store's live queue, oldest first. */
+        /** The store's live queue: priority orders (优先制作) first, then oldest first. */
         get: operations["queue"];
         put?: never;
         post?: never;
@@ -2843,10 +2843,27 @@ export interface components {
             nextLevel: null | components["schemas"]["NextLevelDto"];
             points: components["schemas"]["PointsSummaryDto"];
             /**
+             * @description The privileges of the member's level, each with what this member has of it now (what
+             *     the server granted: the coupons issued, priority at submit). Empty for a non-member.
+             */
+            privileges: components["schemas"]["MemberPrivilegeDto"][];
+            /**
              * Format: double
              * @description Paid for completed orders minus refunds, in the rolling 365 days (yuan).
              */
             qualifyingSpend: number;
+        };
+        /** @description One privilege of the member's level and where the member stands with it. */
+        MemberPrivilegeDto: {
+            /** @description "points", "birthday", "delivery" or "priority". */
+            code: string;
+            description: string;
+            name: string;
+            /**
+             * @description This member's state of it: "本月 2 张免配送费券已发放，可用 2 张", "生日当月（3月）发放" …;
+             *     null when the description says it all.
+             */
+            status: string | null;
         };
         MenuCategoryDto: {
             categoryCode: string;
@@ -3908,6 +3925,11 @@ export interface components {
             paidAt: number | null;
             /** @description online or offline (cash on delivery). */
             paymentType: string;
+            /**
+             * @description 优先制作: the customer's member level gave priority making when they ordered (decided
+             *     at submit and kept on the order); the queue lists it first in its stage.
+             */
+            priority: boolean;
             /** Format: int32 */
             progress: number;
             /**

@@ -101,6 +101,8 @@ function CenterView({ member }: { member: MemberDetail }) {
         ))}
       </ul>
 
+      <MyPrivileges member={member} onCoupons={() => void navigate('/my/coupon/list')} />
+
       <section className="mblocks" aria-label={t('member.block.title')}>
         <h2 className="mblocks__title">{t('member.block.title')}</h2>
         <div className="mblock mblock--red">
@@ -117,5 +119,52 @@ function CenterView({ member }: { member: MemberDetail }) {
         </div>
       </section>
     </div>
+  );
+}
+
+/** What the coupons of a privilege are for: the member centre links them to the coupon list. */
+const COUPON_PRIVILEGES = new Set(['birthday', 'delivery']);
+const PRIVILEGE_ICONS: Record<string, ReactNode> = {
+  points: <CoinIcon />,
+  birthday: <GiftIcon />,
+  delivery: <CartGoIcon />,
+  priority: <RocketIcon />,
+};
+
+/**
+ * The member's own level's privileges, each with what it does and what this member has of it now
+ * (the server's words: the coupons it issued this period, priority at checkout).
+ */
+function MyPrivileges({ member, onCoupons }: { member: MemberDetail; onCoupons: () => void }) {
+  const t = useT();
+  if (member.privileges.length === 0) return null;
+  const hasCoupons = member.privileges.some((p) => COUPON_PRIVILEGES.has(p.code));
+  return (
+    <section className="mpage__card mmine" data-testid="member-privileges" aria-labelledby="member-privileges-title">
+      <h2 id="member-privileges-title" className="mpage__cardTitle">
+        <CrownIcon /> {t('member.mine.title')}
+      </h2>
+      <ul className="mprivs">
+        {member.privileges.map((p) => (
+          <li key={p.code} className="mprivs__item" data-testid={`member-privilege-${p.code}`}>
+            <span className="mprivs__icon">{PRIVILEGE_ICONS[p.code] ?? <StarIcon />}</span>
+            <span className="mprivs__text">
+              <strong>{p.name}</strong>
+              <small>{p.description}</small>
+              {p.status && (
+                <span className="mprivs__status" data-testid={`member-privilege-status-${p.code}`}>
+                  {p.status}
+                </span>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {hasCoupons && (
+        <button type="button" className="btn btn--ghost btn--block mmine__coupons" onClick={onCoupons} data-testid="member-privileges-coupons">
+          {t('member.mine.coupons')}
+        </button>
+      )}
+    </section>
   );
 }

@@ -39,4 +39,19 @@ describe('OrderCard', () => {
     expect(screen.getByTestId('tablet-line-qty')).toHaveTextContent('3×');
     expect(screen.getAllByTestId('tablet-line-flavour').map((e) => e.textContent)).toEqual(['左半：香辣鸡肉', '右半：玛格丽特']);
   });
+
+  it('a priority order wears its badge in the header, in zh and en, and no chip twice', () => {
+    const o = card({ priority: true });
+    expect(screen.getByTestId(`tablet-order-${o.orderNo}`)).toHaveAttribute('data-priority', 'true');
+    expect(screen.getByTestId(`tablet-priority-${o.orderNo}`)).toHaveTextContent('优先');
+    expect(screen.queryByTestId('tablet-flag-priority')).toBeNull();
+    act(() => useI18n.setState({ lang: 'en' }));
+    expect(screen.getByTestId(`tablet-priority-${o.orderNo}`)).toHaveTextContent('Priority');
+  });
+
+  it('an ordinary order has no badge', () => {
+    const o = card({});
+    expect(screen.queryByTestId(`tablet-priority-${o.orderNo}`)).toBeNull();
+    expect(screen.getByTestId(`tablet-order-${o.orderNo}`)).toHaveAttribute('data-priority', 'false');
+  });
 });

@@ -36,8 +36,9 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
   };
   return (
     <article
-      className={`tab-card tab-card--${lateness}${flashing ? ' tab-card--flash' : ''}`}
+      className={`tab-card tab-card--${lateness}${flashing ? ' tab-card--flash' : ''}${order.priority ? ' tab-card--priority' : ''}`}
       data-testid={`tablet-order-${no}`}
+      data-priority={order.priority ? 'true' : 'false'}
       data-progress={order.progress}
       data-flashing={flashing ? 'true' : 'false'}
       data-late={lateness}
@@ -50,6 +51,11 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
     >
       <header className="tab-card__head">
         <span className="tab-card__short">#{shortOrderNo(no)}</span>
+        {order.priority && (
+          <span className="tab-prio" data-testid={`tablet-priority-${no}`} title={t('tablet.flag.priority')}>
+            ★ {t('tablet.card.priority')}
+          </span>
+        )}
         <span className={`tab-type tab-type--${order.orderType}`}>{t(`orderType.${order.orderType === 1 ? 1 : order.orderType === 2 ? 2 : 0}`)}</span>
         {order.orderType === 2 && order.deskNo && <span className="tab-card__desk">{t('tablet.card.desk', { desk: order.deskNo })}</span>}
       </header>
@@ -69,7 +75,7 @@ export const OrderCard = memo(function OrderCard({ order, nowMs, flashing, undoM
         </div>
       )}
 
-      <OrderFlags order={order} nowMs={nowMs} skip={['desk']} />
+      <OrderFlags order={order} nowMs={nowMs} skip={['desk', 'priority']} />
       <OrderLines order={order} />
 
       <footer className="tab-card__actions">
