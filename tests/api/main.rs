@@ -28,6 +28,7 @@ mod nodes;
 mod openapi;
 mod order_view_nodes;
 mod payment_model;
+mod payment_races;
 mod payment_sessions;
 mod payments;
 mod queue_nodes;

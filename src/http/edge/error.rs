@@ -540,3 +540,5 @@ mod tests {
 pub mod loyalty;
 
 pub mod coupons;
+
+pub mod payments;
