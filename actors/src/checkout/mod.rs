@@ -17,6 +17,7 @@ use crate::clock::Clock;
 use crate::db::addresses::AddressRepo;
 use crate::db::carts::StoredCart;
 use crate::db::idempotency::Recorded;
+use crate::db::order_numbers::OrderNumbers;
 use crate::db::users::UserRepo;
 use crate::db::{Db, DbError};
 use crate::domain::catalogue::{Bilingual, Store, DELIVERY, VIRTUAL_STORE_CODE};
@@ -271,7 +272,9 @@ impl CheckoutService {
             return Err(CheckoutError::AmountsChanged { cart });
         }
 
+        let order_no = OrderNumbers::new(self.db.clone()).next(now).await?;
         let new_order = order::new_order(order::Parts {
+            order_no,
             order,
             store,
             desk_no: desk.map(|d| d.desk_no),

@@ -14,6 +14,7 @@ pub mod idempotency;
 pub mod locks;
 pub mod login_failures;
 pub mod members;
+pub mod order_numbers;
 pub mod orders;
 pub mod outbox;
 pub mod payments;
