@@ -26,6 +26,7 @@ mod menu;
 mod metrics;
 mod nodes;
 mod openapi;
+mod order_numbers;
 mod order_view_nodes;
 mod payment_model;
 mod payment_races;

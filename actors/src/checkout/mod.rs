@@ -141,6 +141,9 @@ pub enum CheckoutError {
     Points(PointsRefusal),
     /// The cart changed between pricing and writing: price again.
     Stale,
+    /// The order's number was taken (the counter wrapped within a second, a clock set back):
+    /// submit again, with another number.
+    NumberTaken,
     Cart(CartFailure),
     Board(BoardFailure),
     Db(DbError),
@@ -326,6 +329,7 @@ impl CheckoutService {
             .await
             .map_err(|e| match e {
                 CartFailure::Stale => CheckoutError::Stale,
+                CartFailure::NumberTaken => CheckoutError::NumberTaken,
                 CartFailure::CouponTaken(code) => CheckoutError::CouponTaken {
                     name: held.as_ref().and_then(|h| {
                         h.coupons

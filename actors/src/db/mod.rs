@@ -57,6 +57,13 @@ pub enum DbError {
     Conflict(String),
 }
 
+impl DbError {
+    /// A unique key refused the write (the same key written twice).
+    pub fn is_unique_violation(&self) -> bool {
+        matches!(self, DbError::Sqlx(sqlx::Error::Database(e)) if e.is_unique_violation())
+    }
+}
+
 /// The database handle every repository takes. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Db {
