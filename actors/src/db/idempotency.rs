@@ -26,8 +26,9 @@ pub enum Claim {
     Held,
     /// The key was answered within 24 hours.
     Answered(Recorded),
-    /// Another request holds the key and is working; `body_hash` is its body's.
-    Busy { body_hash: String },
+    /// Another request holds the key and is working; `body_hash` is its body's (None: the
+    /// key kept changing between our statements, look again).
+    Busy { body_hash: Option<String> },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -122,7 +123,9 @@ impl IdempotencyRepo {
             if created_at > now - held_for {
                 let body_hash: String = row.try_get("body_hash")?;
                 return Ok(if status == IN_PROGRESS {
-                    Claim::Busy { body_hash }
+                    Claim::Busy {
+                        body_hash: Some(body_hash),
+                    }
                 } else {
                     Claim::Answered(Recorded {
                         body_hash,
@@ -150,9 +153,7 @@ impl IdempotencyRepo {
                 return Ok(Claim::Held);
             }
         }
-        Ok(Claim::Busy {
-            body_hash: String::new(),
-        })
+        Ok(Claim::Busy { body_hash: None })
     }
 
     /// Writes the answer of the claim `token` holds. False when the claim was taken over

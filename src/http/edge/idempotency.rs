@@ -137,11 +137,9 @@ impl Idempotency {
                     return Ok(Begun::Replay(replay(&r)))
                 }
                 Claim::Answered(_) => return Err(another_body()),
-                Claim::Busy { body_hash }
-                    if body_hash != self.body_hash && !body_hash.is_empty() =>
-                {
-                    return Err(another_body())
-                }
+                Claim::Busy {
+                    body_hash: Some(theirs),
+                } if theirs != self.body_hash => return Err(another_body()),
                 Claim::Busy { .. } if since.elapsed() >= WAIT => return Err(still_in_progress()),
                 Claim::Busy { .. } => {
                     tokio::time::sleep(poll).await;
@@ -185,20 +183,28 @@ impl KeyClaim {
         KeyClaim { held: None }
     }
 
-    /// Writes the answer for the key's twins and later replays.
-    pub async fn answer(mut self, state: &AppState, recorded: &Recorded) -> ApiResult<()> {
+    /// Writes the answer for the key's twins and later replays. The work is done whatever
+    /// happens here, so a failure is logged, not answered: the claim then stays until its
+    /// lease runs out (twins wait, then hear 409), and a retry after it redoes the request,
+    /// which a payment create answers with the attempt it opened.
+    pub async fn answer(mut self, state: &AppState, recorded: &Recorded) {
         let Some(held) = self.held.take() else {
-            return Ok(());
+            return;
         };
         let repo = IdempotencyRepo::new(held.db.clone());
         let now = state.clock.now_ms();
-        if !repo
+        match repo
             .answer_claim(&held.scope, &held.key, &held.token, recorded, now)
-            .await?
+            .await
         {
-            tracing::warn!(scope = %held.scope, "idempotency claim taken over before its answer; the other request's answer stands");
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(scope = %held.scope, "idempotency claim taken over before its answer; the other request's answer stands")
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, scope = %held.scope, "idempotency answer not recorded")
+            }
         }
-        Ok(())
     }
 
     /// The work failed: the next request with the key does it again.

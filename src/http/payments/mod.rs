@@ -159,7 +159,7 @@ pub async fn create(
     };
     match pay(&state, &ctx, user.user_id, &req, &body).await {
         Ok(dto) => {
-            claim.answer(&state, &idem.answer(&dto)).await?;
+            claim.answer(&state, &idem.answer(&dto)).await;
             Ok(answer(&dto))
         }
         Err(e) => {
