@@ -174,14 +174,17 @@ impl Application {
         orders.set_loyalty(loyalty.clone());
         let coupons = actors::coupons::Coupons::new(db.clone(), clock.clone());
         orders.set_coupons(coupons.clone());
-        let payments = Arc::new(PaymentService::new(
-            PaymentRepo::new(db.clone()),
-            payment.provider,
-            orders.clone(),
-            bus.clone(),
-            clock.clone(),
-            actor_thread,
-        ));
+        let payments = Arc::new(
+            PaymentService::new(
+                PaymentRepo::new(db.clone()),
+                payment.provider,
+                orders.clone(),
+                bus.clone(),
+                clock.clone(),
+                actor_thread,
+            )
+            .with_limits(settings.payment.attempt_limits()),
+        );
         let notify_base_url = match settings.payment.notify_base_url.trim() {
             "" => format!("http://127.0.0.1:{port}"),
             url => url.trim_end_matches('/').to_string(),

@@ -106,6 +106,31 @@ pub struct PaymentSettings {
     /// first start and kept in `<data_dir>/payment-sandbox-secret`; required otherwise.
     #[serde(default)]
     pub sandbox_secret: String,
+    /// Attempts one order may have in all (each a trade at the provider); the open attempt of
+    /// a method is handed out again without counting (docs/payments-and-orders.md).
+    #[serde(default = "max_attempts_per_order")]
+    pub max_attempts_per_order: u32,
+    /// New attempts one user may open in any minute, over all their orders.
+    #[serde(default = "max_attempts_per_user_minute")]
+    pub max_attempts_per_user_minute: u32,
+}
+
+fn max_attempts_per_order() -> u32 {
+    actors::payments::AttemptLimits::default().per_order
+}
+
+fn max_attempts_per_user_minute() -> u32 {
+    actors::payments::AttemptLimits::default().per_user_minute
+}
+
+impl PaymentSettings {
+    /// The ceilings on new payment attempts.
+    pub fn attempt_limits(&self) -> actors::payments::AttemptLimits {
+        actors::payments::AttemptLimits {
+            per_order: self.max_attempts_per_order,
+            per_user_minute: self.max_attempts_per_user_minute,
+        }
+    }
 }
 
 impl fmt::Debug for PaymentSettings {
@@ -115,6 +140,11 @@ impl fmt::Debug for PaymentSettings {
             .field("allow_sandbox", &self.allow_sandbox)
             .field("notify_base_url", &self.notify_base_url)
             .field("sandbox", &self.sandbox)
+            .field("max_attempts_per_order", &self.max_attempts_per_order)
+            .field(
+                "max_attempts_per_user_minute",
+                &self.max_attempts_per_user_minute,
+            )
             .field(
                 "sandbox_secret",
                 &if self.sandbox_secret.is_empty() {
@@ -139,6 +169,8 @@ impl Default for PaymentSettings {
             notify_base_url: String::new(),
             sandbox: Default::default(),
             sandbox_secret: String::new(),
+            max_attempts_per_order: max_attempts_per_order(),
+            max_attempts_per_user_minute: max_attempts_per_user_minute(),
         }
     }
 }

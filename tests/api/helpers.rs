@@ -168,6 +168,15 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// Another connection pool on this app's database, as another node opens it.
+    pub async fn another_pool(&self) -> actors::db::Db {
+        pizza_order::app::open_database(&self.settings)
+            .await
+            .expect("connect a second pool")
+    }
+}
+
+impl TestApp {
     /// How many keys this app has in Redis matching `<prefix><pattern>` (0 without Redis).
     pub fn redis_keys(&self, pattern: &str) -> usize {
         use redis::Commands;

@@ -13,7 +13,7 @@ use actors::db::payments::{PaymentRepo, PaymentRow};
 use actors::domain::money::Fen;
 use actors::domain::ordering::order_machine::state as s;
 use actors::domain::payments::state::PaymentState;
-use actors::payments::{PaymentService, Restored, PAYMENT_LIFETIME_MS};
+use actors::payments::{PayRequest, PaymentService, Restored, PAYMENT_LIFETIME_MS};
 use actors::providers::payment::{
     CloseOutcome, CreatePayment, Notify, NotifyStatus, PayInstructions, PayMethod, PaymentError,
     PaymentProvider, ProviderPaymentStatus, RefundResult, StatementLine,
@@ -126,18 +126,24 @@ impl Rig {
         )
     }
 
+    /// Another attempt of the order: each with another method (the customer switches), since
+    /// the open attempt of a method is handed out again.
     async fn create(&self) -> PaymentRow {
         let order = self.order().await;
+        let made = self
+            .service
+            .repo()
+            .for_order(&order.order_no)
+            .await
+            .unwrap();
+        let method = [
+            PayMethod::AlipayWap,
+            PayMethod::WechatH5,
+            PayMethod::UnionpayWeb,
+        ][made.len() % 3];
         let (row, _) = self
             .service
-            .create(
-                &order,
-                PayMethod::AlipayWap,
-                "http://127.0.0.1/notify".into(),
-                "/order/status".into(),
-                "127.0.0.1".into(),
-                None,
-            )
+            .create(&order, method, pay_request())
             .await
             .unwrap();
         row
@@ -159,6 +165,15 @@ impl Rig {
             .on_notify(payment_id, &n.trade_no, NotifyStatus::Paid, n.amount)
             .await
             .map(|_| ())
+    }
+}
+
+fn pay_request() -> PayRequest {
+    PayRequest {
+        notify_url: "http://127.0.0.1/notify".into(),
+        return_url: "/order/status".into(),
+        client_ip: "127.0.0.1".into(),
+        open_id: None,
     }
 }
 

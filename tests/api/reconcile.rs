@@ -268,6 +268,9 @@ async fn return_urls_stay_on_our_site() {
         ),
     ];
     for (given, want) in cases {
+        // A new attempt each time (the last one was cancelled), 15 s apart: under the
+        // ceiling of new attempts a user may open in a minute.
+        app.clock.advance_ms(15_000);
         let created = app
             .post(
                 "/api/v1/payments",

@@ -23,7 +23,7 @@ async fn the_earlier_attempt_paid_last_is_refunded_as_a_duplicate() {
     } = app.order_with_attempt("13512370010").await;
     // A minute later the customer switches method.
     app.clock.advance_ms(60_000);
-    let second = app.attempt(&token, &order_no).await;
+    let second = app.attempt_with(&token, &order_no, "wechat_h5").await;
     assert!(pay_at_cashier(&app, &second, "success").await.body["returnUrl"].is_string());
     until_state(&app, &token, &order_no, 6).await;
     assert!(pay_at_cashier(&app, &first, "success").await.body["returnUrl"].is_string());
@@ -227,7 +227,7 @@ async fn cancelling_an_unpaid_order_closes_its_open_attempts() {
         order_no,
         payment_id: paid,
     } = app.order_with_attempt("13512370014").await;
-    let open = app.attempt(&token, &order_no).await;
+    let open = app.attempt_with(&token, &order_no, "wechat_h5").await;
     let sandbox = app.app_state.sandbox_payments.as_ref().unwrap();
     sandbox.lose_next_notify();
     assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
@@ -334,7 +334,7 @@ async fn a_refused_order_closes_its_open_attempts() {
         order_no,
         payment_id: paid,
     } = app.order_with_attempt("13512370016").await;
-    let open = app.attempt(&token, &order_no).await;
+    let open = app.attempt_with(&token, &order_no, "wechat_h5").await;
     assert!(pay_at_cashier(&app, &paid, "success").await.body["returnUrl"].is_string());
     until_state(&app, &token, &order_no, 6).await;
     let store = order(&app, &token, &order_no).await["storeCode"]

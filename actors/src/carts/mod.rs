@@ -74,6 +74,10 @@ pub enum CartFailure {
     /// compare-and-set): nothing was created.
     #[error("coupon {0} taken")]
     CouponTaken(String),
+    /// The order's number is another order's already (checkout): nothing was created; submit
+    /// draws another.
+    #[error("order number taken")]
+    NumberTaken,
 }
 
 pub struct CartRegistry {

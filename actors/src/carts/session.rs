@@ -187,7 +187,15 @@ async fn checkout(
         .begin()
         .await
         .map_err(crate::db::DbError::from)?;
-    let order_id = insert_in(&mut tx, &msg.order).await?;
+    let order_id = match insert_in(&mut tx, &msg.order).await {
+        Ok(id) => id,
+        // Only the order's number is unique among what it writes first.
+        Err(e) if e.is_unique_violation() => {
+            tx.rollback().await.map_err(crate::db::DbError::from)?;
+            return Err(CartFailure::NumberTaken);
+        }
+        Err(e) => return Err(e.into()),
+    };
     if !save_in(
         &mut tx,
         &key.storage_key(),

@@ -17,6 +17,7 @@ use crate::clock::Clock;
 use crate::db::addresses::AddressRepo;
 use crate::db::carts::StoredCart;
 use crate::db::idempotency::Recorded;
+use crate::db::order_numbers::OrderNumbers;
 use crate::db::users::UserRepo;
 use crate::db::{Db, DbError};
 use crate::domain::catalogue::{Bilingual, Store, DELIVERY, VIRTUAL_STORE_CODE};
@@ -140,6 +141,9 @@ pub enum CheckoutError {
     Points(PointsRefusal),
     /// The cart changed between pricing and writing: price again.
     Stale,
+    /// The order's number was taken (the counter wrapped within a second, a clock set back):
+    /// submit again, with another number.
+    NumberTaken,
     Cart(CartFailure),
     Board(BoardFailure),
     Db(DbError),
@@ -278,7 +282,9 @@ impl CheckoutService {
             .privileges()
             .made_first_now(order.user_id)
             .await?;
+        let order_no = OrderNumbers::new(self.db.clone()).next(now).await?;
         let new_order = order::new_order(order::Parts {
+            order_no,
             order,
             store,
             desk_no: desk.map(|d| d.desk_no),
@@ -331,6 +337,7 @@ impl CheckoutService {
             .await
             .map_err(|e| match e {
                 CartFailure::Stale => CheckoutError::Stale,
+                CartFailure::NumberTaken => CheckoutError::NumberTaken,
                 CartFailure::CouponTaken(code) => CheckoutError::CouponTaken {
                     name: held.as_ref().and_then(|h| {
                         h.coupons

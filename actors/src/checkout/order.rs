@@ -112,6 +112,7 @@ fn with_kitchen(
 
 /// Everything a new order is made of.
 pub struct Parts<'a> {
+    pub order_no: String,
     pub order: &'a SubmitOrder,
     pub store: &'a Store,
     pub desk_no: Option<String>,
@@ -138,9 +139,8 @@ pub fn new_order(p: Parts<'_>) -> Result<NewOrder, CheckoutError> {
             "breakdown does not add up: {wrong}"
         )));
     }
-    let random = uuid::Uuid::new_v4().as_u128() as u32;
     Ok(NewOrder {
-        order_no: rules::order_no(p.now, random),
+        order_no: p.order_no,
         user_id: order.user_id,
         store_code: p.store.store_code.clone(),
         order_type: order.order_type,

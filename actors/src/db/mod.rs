@@ -14,6 +14,7 @@ pub mod idempotency;
 pub mod locks;
 pub mod login_failures;
 pub mod members;
+pub mod order_numbers;
 pub mod orders;
 pub mod outbox;
 pub mod payments;
@@ -56,6 +57,13 @@ pub enum DbError {
     Corrupt(#[from] serde_json::Error),
     #[error("write conflict on {0}: it changed meanwhile")]
     Conflict(String),
+}
+
+impl DbError {
+    /// A unique key refused the write (the same key written twice).
+    pub fn is_unique_violation(&self) -> bool {
+        matches!(self, DbError::Sqlx(sqlx::Error::Database(e)) if e.is_unique_violation())
+    }
 }
 
 /// The database handle every repository takes. Cheap to clone.

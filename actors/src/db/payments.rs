@@ -6,7 +6,7 @@
 //! goes `refunding` (the refund is owed: written before the provider is asked, retried until it
 //! answers) → `refunded`.
 
-use super::{Db, DbError};
+use super::{Db, DbError, Tx};
 use crate::domain::money::Fen;
 use crate::domain::payments::state::PaymentState;
 use sqlx::Row;
@@ -116,24 +116,14 @@ impl PaymentRepo {
         PaymentRepo { db }
     }
 
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
     pub async fn insert(&self, p: &PaymentRow) -> Result<(), DbError> {
-        sqlx::query(
-            "INSERT INTO payments (payment_id, order_no, user_id, method, provider, amount, state, \
-             created_at, expires_at, updated_at, version) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)",
-        )
-        .bind(&p.payment_id)
-        .bind(&p.order_no)
-        .bind(p.user_id)
-        .bind(&p.method)
-        .bind(&p.provider)
-        .bind(p.amount.0)
-        .bind(p.state.as_str())
-        .bind(p.created_at)
-        .bind(p.expires_at)
-        .bind(p.created_at)
-        .execute(self.db.pool())
-        .await?;
+        let mut tx = self.db.pool().begin().await?;
+        insert_in(&mut tx, p).await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -261,4 +251,54 @@ impl PaymentRepo {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+}
+
+/// Writes a new attempt in `tx` (the admission's, which decided under the user's lock).
+pub async fn insert_in(tx: &mut Tx, p: &PaymentRow) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO payments (payment_id, order_no, user_id, method, provider, amount, state, \
+         created_at, expires_at, updated_at, version) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)",
+    )
+    .bind(&p.payment_id)
+    .bind(&p.order_no)
+    .bind(p.user_id)
+    .bind(&p.method)
+    .bind(&p.provider)
+    .bind(p.amount.0)
+    .bind(p.state.as_str())
+    .bind(p.created_at)
+    .bind(p.expires_at)
+    .bind(p.created_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Every attempt of the order, oldest first, read in `tx`.
+pub async fn for_order_in(tx: &mut Tx, order_no: &str) -> Result<Vec<PaymentRow>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE order_no = $1 ORDER BY created_at, payment_id"
+    ))
+    .bind(order_no)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(read).collect()
+}
+
+/// When each of the user's attempts (any order) created after `since` was created, read in `tx`.
+pub async fn user_created_since_in(
+    tx: &mut Tx,
+    user_id: i64,
+    since: i64,
+) -> Result<Vec<i64>, DbError> {
+    let rows =
+        sqlx::query("SELECT created_at FROM payments WHERE user_id = $1 AND created_at > $2")
+            .bind(user_id)
+            .bind(since)
+            .fetch_all(&mut **tx)
+            .await?;
+    rows.iter()
+        .map(|r| r.try_get::<i64, _>("created_at").map_err(DbError::from))
+        .collect()
 }

@@ -3,18 +3,28 @@
 //! attempt; nothing here knows about actors, and nothing here sends to a payment session (a
 //! session waiting on itself would never answer).
 
-use super::{PayFailure, Settled, PAYMENT_LIFETIME_MS};
+use super::{PayFailure, Settled};
 use crate::bus::{Bus, Event, PaymentOutcome};
 use crate::clock::Clock;
 use crate::db::orders::OrderRow;
 use crate::db::payments::{PaymentChange, PaymentRepo, PaymentRow};
 use crate::domain::money::Fen;
-use crate::domain::ordering::order_machine::{state as s, Actor as Mover, Command};
+use crate::domain::ordering::order_machine::{Actor as Mover, Command};
 use crate::domain::payments::state::PaymentState;
 use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{
     CreatePayment, NotifyStatus, PayInstructions, PayMethod, PaymentProvider, ProviderPaymentStatus,
 };
+
+/// What a pay request brings for the provider: where it notifies, where the payer comes back
+/// to, the payer's address and (WeChat JSAPI) open id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayRequest {
+    pub notify_url: String,
+    pub return_url: String,
+    pub client_ip: String,
+    pub open_id: Option<String>,
+}
 use std::sync::Arc;
 
 /// How often a compare-and-set is retried against concurrent writers before giving up.
@@ -51,56 +61,27 @@ impl PaymentCore {
         p.provider == self.provider.name()
     }
 
-    /// Starts an attempt: the row is written (created), the provider asked, and the row moved to
-    /// pending with its instructions before they are answered.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) async fn create(
+    /// Opens an admitted attempt (its row written `created` by the admission) at the provider,
+    /// and moves the row to pending with its instructions before they are answered.
+    pub(super) async fn open_at_provider(
         &self,
-        payment_id: String,
+        mut row: PaymentRow,
         order: &OrderRow,
         method: PayMethod,
-        notify_url: String,
-        return_url: String,
-        client_ip: String,
-        open_id: Option<String>,
+        at: PayRequest,
     ) -> Result<(PaymentRow, PayInstructions), PayFailure> {
-        if !matches!(order.state, s::UNPAID | s::PAYMENT_FAILED) {
-            return Err(PayFailure::NotPayable);
-        }
-        let now = self.clock.now_ms();
-        let amount = order.order_amount - order.paid_amount;
-        let mut row = PaymentRow {
-            payment_id,
-            order_no: order.order_no.clone(),
-            user_id: order.user_id,
-            method: method.as_str().to_string(),
-            provider: self.provider.name().to_string(),
-            amount,
-            state: PaymentState::Created,
-            provider_trade_no: None,
-            instructions: None,
-            fail_reason: None,
-            refunded: Fen::ZERO,
-            refund_reason: None,
-            refund_error: None,
-            refund_attempts: 0,
-            created_at: now,
-            expires_at: now + PAYMENT_LIFETIME_MS,
-            updated_at: now,
-            version: 1,
-        };
-        self.repo.insert(&row).await?;
-        self.changed(&row.order_no).await;
+        let now = row.created_at;
+        let amount = row.amount;
         let request = CreatePayment {
             payment_id: row.payment_id.clone(),
             order_no: order.order_no.clone(),
             amount,
             subject: format!("比萨订单 {}", order.order_no),
             method,
-            notify_url,
-            return_url,
-            client_ip,
-            open_id,
+            notify_url: at.notify_url,
+            return_url: at.return_url,
+            client_ip: at.client_ip,
+            open_id: at.open_id,
             expires_at: row.expires_at,
         };
         match self.provider.create(&request).await {
@@ -273,7 +254,7 @@ impl PaymentCore {
         Ok(took)
     }
 
-    async fn changed(&self, order_no: &str) {
+    pub(super) async fn changed(&self, order_no: &str) {
         let event = Event::OrderChanged {
             order_no: order_no.to_string(),
         };

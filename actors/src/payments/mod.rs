@@ -12,6 +12,9 @@
 //!   The session removes the races inside one process (a notify and the customer's query of
 //!   the same attempt at once ask the provider one after the other); between nodes the row's
 //!   version (compare-and-set) stays the guard, as before.
+//! - [`admission`]: whether a pay request opens a trade: the order's open attempt of the method
+//!   handed out again, or a new one within the ceilings per order and per user a minute,
+//!   decided under a lock on the user's row so that two nodes agree (issue 34).
 //! - [`settle`]: one settlement per order. The first paid attempt to make the order's payment
 //!   move claims the order's `paid_by` in the same write; every other paid attempt is refunded
 //!   with a fixed refund id, and a refund the provider cannot make now stays owed until the
@@ -29,24 +32,24 @@
 //! queues behind (and then sees the result of) the timer's own expiry, and across nodes the
 //! compare-and-set decides as it always did. The owed refunds' retries stay with the sweep too.
 
+mod admission;
 mod core;
 mod expiry;
 pub mod session;
 mod settle;
 
+pub use self::core::PayRequest;
+pub use crate::domain::payments::attempts::{AttemptLimits, AttemptRefusal};
 pub use expiry::CloseReason;
 pub use session::PaymentSession;
 pub use settle::{refund_id, Outcome};
 
 use crate::clock::Clock;
-use crate::db::orders::OrderRow;
 use crate::db::payments::{PaymentRepo, PaymentRow};
 use crate::db::DbError;
 use crate::domain::money::Fen;
 use crate::orders::{OrderFailure, OrderRegistry};
-use crate::providers::payment::{
-    NotifyStatus, PayInstructions, PayMethod, PaymentError, PaymentProvider,
-};
+use crate::providers::payment::{NotifyStatus, PaymentError, PaymentProvider};
 use actix::{Actor, Addr, ArbiterHandle, Handler, Message};
 use session::{Deadline, Due, Notify, Query};
 use std::collections::HashMap;
@@ -84,6 +87,9 @@ pub enum PayFailure {
     /// The attempt's session stopped twice under the caller (the actor thread is going away).
     #[error("payment session unavailable")]
     Unavailable,
+    /// No new attempt past a ceiling (per order, per user and minute): nothing was opened.
+    #[error("payment attempt refused: {0:?}")]
+    Refused(AttemptRefusal),
 }
 
 /// What a settle did.
@@ -99,6 +105,7 @@ pub struct PaymentService {
     core: Arc<core::PaymentCore>,
     arbiter: ArbiterHandle,
     idle: Duration,
+    limits: AttemptLimits,
     sessions: Mutex<HashMap<String, Addr<PaymentSession>>>,
 }
 
@@ -127,6 +134,7 @@ impl PaymentService {
             core: Arc::new(core::PaymentCore::new(repo, provider, orders, bus, clock)),
             arbiter,
             idle: IDLE,
+            limits: AttemptLimits::default(),
             sessions: Mutex::new(HashMap::new()),
         }
     }
@@ -137,50 +145,18 @@ impl PaymentService {
         self
     }
 
+    /// The ceilings on new attempts (`[payment]` in the configuration).
+    pub fn with_limits(mut self, limits: AttemptLimits) -> PaymentService {
+        self.limits = limits;
+        self
+    }
+
     pub fn repo(&self) -> &PaymentRepo {
         &self.core.repo
     }
 
     pub fn provider(&self) -> &dyn PaymentProvider {
         self.core.provider.as_ref()
-    }
-
-    /// Starts an attempt: the row is written (created), the provider asked, and the row moved to
-    /// pending with its instructions before they are answered. Then its session starts and arms
-    /// the attempt's timer for created + 30 minutes (a failed create too: a failed attempt is
-    /// open until its expiry, which may cancel the order). Nobody can name the attempt before
-    /// this answers, so the create itself needs no turn in the session.
-    pub async fn create(
-        &self,
-        order: &OrderRow,
-        method: PayMethod,
-        notify_url: String,
-        return_url: String,
-        client_ip: String,
-        open_id: Option<String>,
-    ) -> Result<(PaymentRow, PayInstructions), PayFailure> {
-        // 24 hex digits (96 random bits): unguessable, and a code the API accepts.
-        let payment_id = format!("P{}", &uuid::Uuid::new_v4().simple().to_string()[..24]);
-        let created = self
-            .core
-            .create(
-                payment_id.clone(),
-                order,
-                method,
-                notify_url,
-                return_url,
-                client_ip,
-                open_id,
-            )
-            .await;
-        if !matches!(created, Err(PayFailure::NotPayable | PayFailure::Db(_))) {
-            // Answered once the session has read the row and armed the timer, so the timer
-            // counts from the clock of the create, not of whatever runs next.
-            if let Err(e) = self.ask(&payment_id, Deadline).await {
-                tracing::warn!(error = %e, payment = %payment_id, "payment session not started; the sweep expires it");
-            }
-        }
-        created
     }
 
     /// A provider notify, its signature verified, in the attempt's session: only what the

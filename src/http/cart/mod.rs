@@ -163,6 +163,8 @@ impl From<CartFailure> for ApiError {
                 "购物车已更新，请重试",
                 "Your cart changed meanwhile; please try again",
             ),
+            // Submit draws another number (checkout.rs); elsewhere it cannot occur.
+            CartFailure::NumberTaken => crate::http::edge::error::number_taken(),
             CartFailure::Unavailable => {
                 ApiError::internal(anyhow::anyhow!("cart session unavailable"))
             }

@@ -225,8 +225,9 @@ pub async fn submit(
             return Ok(response);
         }
         match e {
-            // Another tab changed the cart between pricing and writing: price again.
-            CheckoutError::Stale if round < 2 => continue,
+            // Another tab changed the cart between pricing and writing, or the order's number
+            // was another order's: price and write again (another number is drawn).
+            CheckoutError::Stale | CheckoutError::NumberTaken if round < 2 => continue,
             CheckoutError::CouponTaken { code, name } => {
                 return Err(coupon_taken(&state, &ctx, &owner, &code, name).await)
             }

@@ -386,12 +386,22 @@ impl From<actors::checkout::CheckoutError> for ApiError {
                 "购物车已更新，请重试",
                 "Your cart changed meanwhile; please try again",
             ),
+            E::NumberTaken => number_taken(),
             E::Cart(e) => e.into(),
             E::Board(e) => e.into(),
             E::Db(e) => e.into(),
             E::Inconsistent(what) => ApiError::internal(anyhow::anyhow!(what)),
         }
     }
+}
+
+/// Submit drew taken order numbers three times running (never seen; a 409 to submit again,
+/// never a 500).
+pub fn number_taken() -> ApiError {
+    ApiError::conflict(
+        "下单的人太多了，请重新提交",
+        "Too many orders at this moment; please submit again",
+    )
 }
 
 /// An item that does not go into the cart: 404 for a product that does not exist, else 400.
@@ -540,3 +550,5 @@ mod tests {
 pub mod loyalty;
 
 pub mod coupons;
+
+pub mod payments;

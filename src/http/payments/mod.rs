@@ -8,7 +8,7 @@ use crate::http::edge::client_ip::client_ip;
 use crate::http::edge::context::Ctx;
 use crate::http::edge::envelope::{Envelope, Reply};
 use crate::http::edge::error::{ApiError, ApiResult};
-use crate::http::edge::idempotency::Idempotency;
+use crate::http::edge::idempotency::{Begun, Idempotency};
 use crate::http::edge::params;
 use crate::http::edge::session::AuthUser;
 use crate::state::AppState;
@@ -22,54 +22,10 @@ use actors::domain::money::{yuan, Fen};
 use actors::domain::ordering::order_machine::state as s;
 use actors::domain::payments::return_path::ReturnPath;
 use actors::domain::payments::settlement::RefundReason;
-use actors::payments::{PayFailure, PAYMENT_LIFETIME_MS};
-use actors::providers::payment::{encode_component, PayInstructions, PayMethod, PaymentError};
+use actors::payments::{PayFailure, PayRequest, PAYMENT_LIFETIME_MS};
+use actors::providers::payment::{encode_component, PayInstructions, PayMethod};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-impl From<PayFailure> for ApiError {
-    fn from(e: PayFailure) -> ApiError {
-        match e {
-            PayFailure::NotPayable => {
-                ApiError::conflict("订单状态已变化，无法支付", "This order cannot be paid now")
-            }
-            PayFailure::NotFound => ApiError::not_found("支付记录不存在", "No such payment"),
-            PayFailure::AmountMismatch { .. } => {
-                ApiError::bad_input("支付金额不符", "The paid amount does not match")
-            }
-            PayFailure::Provider(PaymentError::Rejected { code, msg }) if code == "01" => {
-                ApiError::RefundFailed {
-                    content: msg,
-                    store_tel: String::new(),
-                }
-            }
-            PayFailure::Provider(PaymentError::Unavailable(_)) | PayFailure::Unavailable => {
-                ApiError::Unavailable(crate::http::edge::error::Msg::fixed(
-                    "支付服务暂不可用，请稍后再试",
-                    "The payment service is unavailable, please try again later",
-                ))
-            }
-            // The provider's own words are for our logs, not the customer.
-            PayFailure::Provider(e) => {
-                tracing::warn!(error = %e, "payment provider refused");
-                ApiError::bad_input(
-                    "支付失败，请稍后再试或更换支付方式",
-                    "Payment failed, please try again or choose another method",
-                )
-            }
-            PayFailure::Order(e) => e.into(),
-            PayFailure::Db(e) => e.into(),
-            PayFailure::Contended => ApiError::conflict(
-                "支付处理中，请稍后再试",
-                "The payment is being processed; try again",
-            ),
-            PayFailure::Unconfirmed(_) => ApiError::conflict(
-                "支付结果尚未确认，请稍后再试",
-                "The payment is not confirmed yet; try again",
-            ),
-        }
-    }
-}
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -173,11 +129,16 @@ fn return_url(given: Option<&str>, order_no: &str) -> String {
     }
 }
 
-/// Creates a payment attempt for an unpaid order with a method of the user's channel. `offline`
-/// turns an unpaid delivery order into cash on delivery (no provider).
+/// Creates a payment attempt for an unpaid order with a method of the user's channel, or hands
+/// out again the order's attempt of that method still open (same paymentId and instructions, no
+/// second trade). `offline` turns an unpaid delivery order into cash on delivery (no provider).
+/// A repeat of the Idempotency-Key while the first is at work, on any node, waits for its
+/// answer (409 if that takes over 10 s). New attempts have ceilings
+/// (`[payment] max_attempts_per_order`, `max_attempts_per_user_minute`): past the order's, 409;
+/// past the user's minute, 429 with retryAfterSeconds.
 #[utoipa::path(tag = "payments", request_body = CreatePaymentBody,
     params(("Idempotency-Key" = Option<String>, Header)),
-    responses((status = 200, body = Envelope<PaymentCreatedDto>), (status = 400), (status = 409)))]
+    responses((status = 200, body = Envelope<PaymentCreatedDto>), (status = 400), (status = 409), (status = 429)))]
 #[post("/payments")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -190,9 +151,33 @@ pub async fn create(
     let body: CreatePaymentBody = serde_json::from_value(raw.clone())
         .map_err(|e| crate::http::edge::extractor_errors::body_error(&e))?;
     let idem = Idempotency::of(&req, format!("pay:{}", user.user_id), &raw)?;
-    if let Some(response) = idem.recorded(&state).await? {
-        return Ok(response);
+    // A twin with the same key (a double tap, a retry racing the first try) waits here for
+    // this request's answer, on any node.
+    let claim = match idem.begin(&state).await? {
+        Begun::Replay(response) => return Ok(response),
+        Begun::Work(claim) => claim,
+    };
+    match pay(&state, &ctx, user.user_id, &req, &body).await {
+        Ok(dto) => {
+            claim.answer(&state, &idem.answer(&dto)).await;
+            Ok(answer(&dto))
+        }
+        Err(e) => {
+            claim.release().await;
+            Err(e)
+        }
     }
+}
+
+/// The work of a pay request: the method checked against the channel, the user's order, then
+/// an attempt (the open one of the method again, or a new one within the ceilings).
+async fn pay(
+    state: &AppState,
+    ctx: &Ctx,
+    user_id: i64,
+    req: &HttpRequest,
+    body: &CreatePaymentBody,
+) -> ApiResult<PaymentCreatedDto> {
     let method = PayMethod::parse(body.method.trim())
         .ok_or_else(|| ApiError::bad_input("支付方式不正确", "Unknown payment method"))?;
     if !method.allowed_in(ctx.channel) {
@@ -206,7 +191,7 @@ pub async fn create(
     let order = orders
         .find(&order_no)
         .await?
-        .filter(|o| o.user_id == user.user_id)
+        .filter(|o| o.user_id == user_id)
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
     let mut dto = PaymentCreatedDto::for_order(&order, method);
     if method == PayMethod::Offline {
@@ -218,27 +203,20 @@ pub async fn create(
             ));
         }
         dto.pay_amount = Fen::ZERO;
-        return Ok(answer(&dto));
+        return Ok(dto);
     }
-    let notify_url = format!(
-        "{}/api/v1/payments/notify/{}",
-        state.notify_base_url,
-        state.payments.provider().name()
-    );
-    let (payment, instructions) = state
-        .payments
-        .create(
-            &order,
-            method,
-            notify_url,
-            return_url(body.return_url.as_deref(), &order.order_no),
-            client_ip(&req),
-            body.open_id.clone(),
-        )
-        .await?;
-    let dto = dto.with_attempt(&payment, instructions);
-    idem.record(&state, &dto).await?;
-    Ok(answer(&dto))
+    let request = PayRequest {
+        notify_url: format!(
+            "{}/api/v1/payments/notify/{}",
+            state.notify_base_url,
+            state.payments.provider().name()
+        ),
+        return_url: return_url(body.return_url.as_deref(), &order.order_no),
+        client_ip: client_ip(req),
+        open_id: body.open_id.clone(),
+    };
+    let (payment, instructions) = state.payments.create(&order, method, request).await?;
+    Ok(dto.with_attempt(&payment, instructions))
 }
 
 fn answer<T: Serialize>(data: &T) -> HttpResponse {

@@ -36,9 +36,26 @@ impl TestApp {
         }
     }
 
-    /// Another payment attempt of the order (Alipay web): its payment id.
+    /// A payment attempt of the order (Alipay web): its payment id. While one is open, it is
+    /// that one again.
     pub async fn attempt(&self, token: &str, order_no: &str) -> String {
         create_payment(self, token, order_no).await["paymentId"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// A payment attempt of the order with `method` (the customer switches method: a second
+    /// open attempt): its payment id.
+    pub async fn attempt_with(&self, token: &str, order_no: &str, method: &str) -> String {
+        let created = self
+            .post(
+                "/api/v1/payments",
+                &serde_json::json!({"orderNo": order_no, "method": method}),
+                Some(token),
+            )
+            .await;
+        created.assert_ok()["paymentId"]
             .as_str()
             .unwrap()
             .to_string()

@@ -254,18 +254,20 @@ impl World {
                 // number (not by their random ids), so every run explores the same states.
                 self.clock.advance_ms(1_000);
                 let order = self.order().await;
-                match self
-                    .service
-                    .create(
-                        &order,
-                        PayMethod::AlipayWap,
-                        "http://127.0.0.1/notify".into(),
-                        "/order/status".into(),
-                        "127.0.0.1".into(),
-                        None,
-                    )
-                    .await
-                {
+                // Each attempt with its own method: the open attempt of a method would be
+                // handed out again, and the model's attempts are distinct trades.
+                let method = [
+                    PayMethod::AlipayWap,
+                    PayMethod::WechatH5,
+                    PayMethod::UnionpayWeb,
+                ][i];
+                let request = actors::payments::PayRequest {
+                    notify_url: "http://127.0.0.1/notify".into(),
+                    return_url: "/order/status".into(),
+                    client_ip: "127.0.0.1".into(),
+                    open_id: None,
+                };
+                match self.service.create(&order, method, request).await {
                     Ok((row, _)) => model.attempts[i] = Attempt::Made(row.payment_id),
                     Err(actors::payments::PayFailure::NotPayable) => {
                         model.attempts[i] = Attempt::Refused

@@ -289,10 +289,26 @@ pub fn amounts_agree(
         && sent == applied
 }
 
-/// An order number: the China time to the second and six digits of `random`.
-pub fn order_no(now: i64, random: u32) -> String {
-    let digits = random % 1_000_000;
-    format!("{}{digits:06}", china_time(now).format("%y%m%d%H%M%S"))
+/// An order number: the China time to the second (12 digits) and six digits made of `counter`,
+/// a number the deployment draws once per order (`db::order_numbers`). The six digits are a
+/// permutation of the counter modulo a million, so two orders of one second get the same
+/// number only if a million were drawn between them; the permutation only keeps consecutive
+/// orders from reading as a count of the chain's orders (it is no secret: it can be undone).
+pub fn order_no(now: i64, counter: u64) -> String {
+    format!(
+        "{}{:06}",
+        china_time(now).format("%y%m%d%H%M%S"),
+        order_digits(counter)
+    )
+}
+
+/// `counter` modulo a million through `x ↦ (x·M + A) mod 10⁶`, a bijection because M shares no
+/// factor with 10⁶ (it is odd and does not end in 5).
+fn order_digits(counter: u64) -> u64 {
+    const MODULUS: u64 = 1_000_000;
+    const M: u64 = 741_457;
+    const A: u64 = 271_828;
+    ((counter % MODULUS) * M + A) % MODULUS
 }
 
 /// What the order list shows of each charged line without reading the lines.

@@ -277,12 +277,69 @@ fn the_client_amounts_must_be_the_servers() {
 
 #[test]
 fn order_numbers_read_as_china_time_and_six_digits() {
-    assert_eq!(order_no(MONDAY_NOON, 42), "261123120000000042");
+    let n = order_no(MONDAY_NOON, 42);
+    assert_eq!((&n[..12], n.len()), ("261123120000", 18));
+    assert!(n.bytes().all(|b| b.is_ascii_digit()), "{n}");
+    assert_eq!(&order_no(MONDAY_NOON + 1_500, 7)[..12], "261123120001");
+    assert_eq!(order_no(MONDAY_NOON, u64::MAX).len(), 18);
+    // The digits are the counter's alone, whatever the time.
+    assert_eq!(n[12..], order_no(MONDAY_NOON + 86_400_000, 42)[12..]);
+    // Consecutive counters do not read as consecutive numbers.
+    let next: u64 = order_no(MONDAY_NOON, 43)[12..].parse().unwrap();
+    let this: u64 = n[12..].parse().unwrap();
+    assert!(next.abs_diff(this) > 1, "{n} then {next}");
+}
+
+#[test]
+fn any_million_counters_in_a_row_have_digits_of_their_own() {
+    for start in [0u64, 999_999, 987_654_321, u64::MAX - 1_000_000] {
+        let mut seen = vec![false; 1_000_000];
+        for counter in start..start + 1_000_000 {
+            let digits = order_digits(counter) as usize;
+            assert!(!seen[digits], "counter {counter} repeats digits {digits}");
+            seen[digits] = true;
+        }
+    }
+    // A million apart in one second is the one way to repeat a number: why submit draws again
+    // when the database says a number is taken.
     assert_eq!(
-        order_no(MONDAY_NOON + 1_500, 123_456_789),
-        "261123120001456789"
+        order_no(MONDAY_NOON, 5),
+        order_no(MONDAY_NOON + 999, 1_000_005)
     );
-    assert_eq!(order_no(MONDAY_NOON, u32::MAX).len(), 18);
+}
+
+/// The property: nodes take turns drawing from the one counter (any number of them, in any
+/// order; the node does not enter the number, the counter they share does), at instants that
+/// share a millisecond, a second, or neither, the counter starting anywhere (across a multiple
+/// of a million too): fewer than a million draws never give a number twice.
+#[test]
+fn numbers_never_repeat_over_nodes_and_instants() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
+    let mut rng = StdRng::seed_from_u64(34);
+    let offsets = [0, 0, 1, 999, 1_000, 1_001, 59_999, 3_600_000];
+    for round in 0..300 {
+        let nodes = rng.gen_range(1..=8usize);
+        let mut counter: u64 = match rng.gen_range(0..3) {
+            0 => rng.gen_range(0..1_000),
+            1 => rng.gen_range(1..50) * 1_000_000 - rng.gen_range(1..2_000),
+            _ => rng.gen::<u32>().into(),
+        };
+        let instants: Vec<i64> = (0..rng.gen_range(1..=4))
+            .map(|_| MONDAY_NOON + offsets[rng.gen_range(0..offsets.len())])
+            .collect();
+        let mut seen: HashMap<String, (usize, i64)> = HashMap::new();
+        for _ in 0..rng.gen_range(1..4_000) {
+            let node = rng.gen_range(0..nodes);
+            counter += 1;
+            let at = instants[rng.gen_range(0..instants.len())];
+            let number = order_no(at, counter);
+            if let Some(first) = seen.insert(number.clone(), (node, at)) {
+                panic!("round {round}: {number} drawn by node {first:?} and node {node} at {at}");
+            }
+        }
+    }
 }
 
 #[test]

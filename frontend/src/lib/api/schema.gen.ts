@@ -1173,8 +1173,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Creates a payment attempt for an unpaid order with a method of the user's channel. `offline`
-         *     turns an unpaid delivery order into cash on delivery (no provider).
+         * Creates a payment attempt for an unpaid order with a method of the user's channel, or hands
+         *     out again the order's attempt of that method still open (same paymentId and instructions, no
+         *     second trade). `offline` turns an unpaid delivery order into cash on delivery (no provider).
+         *     A repeat of the Idempotency-Key while the first is at work, on any node, waits for its
+         *     answer (409 if that takes over 10 s). New attempts have ceilings
+         *     (`[payment] max_attempts_per_order`, `max_attempts_per_user_minute`): past the order's, 409;
+         *     past the user's minute, 429 with retryAfterSeconds.
          */
         post: operations["payments_create"];
         delete?: never;
@@ -6811,6 +6816,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     status: {
