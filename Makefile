@@ -180,6 +180,14 @@ bench-http-instructions:
 	$(CARGO) build --release --bin pizza-order --example bench_bare_http
 	BENCH_CALLGRIND=1 BENCH_REPEAT=$${BENCH_REPEAT:-1} BENCH_DURATION=$${BENCH_DURATION:-8} bash tests/bench/http/run.sh
 
+# The memory soak: one `pizza-order serve` node (PostgreSQL, Redis) takes orders for
+# BENCH_DURATION s (600) and idles BENCH_IDLE s (60); its RSS sampled every 10 s: start, peak,
+# end of load, after idle (tests/bench/soak/run.sh, docs/benchmarks.md "Memory soak").
+.PHONY: bench-soak
+bench-soak:
+	$(CARGO) build --release --bin pizza-order
+	BENCH_DATABASE_URL="$(TEST_DATABASE_URL)" BENCH_REDIS_URL="$(TEST_REDIS_URL)" bash tests/bench/soak/run.sh
+
 # The end-to-end benchmark: orders submitted and paid per second on PostgreSQL and Redis with
 # two nodes, then one, with p50/p99 of submit and of payment-to-tablet (tests/bench/e2e/run.sh,
 # docs/benchmarks.md). A throwaway database on $(TEST_DATABASE_URL)'s server. Not part of

@@ -105,7 +105,8 @@ impl Application {
                 "the sandbox SMS provider is active: codes are readable at /api/v1/dev/sms-outbox"
             );
         }
-        let sessions = session_store(&settings, &db).await?;
+        let cached_sessions = session_store(&settings, &db).await?;
+        let sessions: Arc<dyn SessionStore> = cached_sessions.clone();
         let redis = settings
             .redis_url()
             .map(|url| (url, settings.redis.key_prefix.as_str()));
@@ -115,7 +116,9 @@ impl Application {
         let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
         // Every order event published on this node makes the node (and, through Redis, the
         // others) forget what it keeps of that order's detail, before anyone hears of it.
-        let order_views = Arc::new(crate::http::orders::views::OrderViews::default());
+        let order_views = Arc::new(crate::http::orders::views::OrderViews::with_capacity(
+            settings.memory.order_views,
+        ));
         let bus = crate::http::orders::views::ForgettingBus::wrap(
             realtime.bus.clone(),
             order_views.clone(),
@@ -196,6 +199,8 @@ impl Application {
             loyalty,
             coupons,
             loyalty_sweep_ms: settings.loyalty.sweep_ms,
+            memory_sweep_seconds: settings.memory.sweep_seconds,
+            cached_sessions,
             sandbox_payments: payment.sandbox,
             notify_base_url,
             replies: Arc::default(),
@@ -314,11 +319,12 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
 /// Redis when configured (every node shares it, and it expires sessions by itself), the
 /// database otherwise; either way resolved from memory for a few seconds at a time, the nodes
 /// telling each other of ended sessions on a Redis channel of their own when there is one.
-async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
+async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<CachedSessions>> {
     let peers = peers_channel(settings, "sessions").await?;
-    Ok(CachedSessions::start(
+    Ok(CachedSessions::start_with_capacity(
         stored_sessions(settings, db).await?,
         peers,
+        settings.memory.sessions,
     ))
 }
 

@@ -27,6 +27,44 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     #[serde(default)]
     pub loyalty: LoyaltySettings,
+    #[serde(default)]
+    pub memory: MemorySettings,
+}
+
+/// The bounds of what a node keeps in memory (docs/operations.md "Memory").
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub struct MemorySettings {
+    /// Orders' details kept at most (src/http/orders/views.rs).
+    #[serde(default = "default_order_views")]
+    pub order_views: usize,
+    /// Resolved session tokens kept at most (actors::accounts::sessions::cached).
+    #[serde(default = "default_sessions")]
+    pub sessions: usize,
+    /// How often (s) entries past their max age are dropped, so an idle node gives them back.
+    #[serde(default = "default_memory_sweep_seconds")]
+    pub sweep_seconds: u64,
+}
+
+fn default_order_views() -> usize {
+    crate::http::orders::views::DEFAULT_CAPACITY
+}
+
+fn default_sessions() -> usize {
+    actors::accounts::sessions::cached::DEFAULT_CAPACITY
+}
+
+fn default_memory_sweep_seconds() -> u64 {
+    30
+}
+
+impl Default for MemorySettings {
+    fn default() -> Self {
+        MemorySettings {
+            order_views: default_order_views(),
+            sessions: default_sessions(),
+            sweep_seconds: default_memory_sweep_seconds(),
+        }
+    }
 }
 
 /// The member club (docs/loyalty.md).

@@ -25,6 +25,7 @@ pub fn start(state: AppState) -> Housekeeping {
             expire_payments(state.clone()),
             sandbox_notifies(state.clone()),
             loyalty_sweep(state.clone()),
+            memory_sweep(state.clone()),
             crate::reconcile_job::daily(state),
         );
     }))
@@ -60,6 +61,21 @@ async fn expire_payments(state: AppState) {
 async fn sandbox_notifies(state: AppState) {
     if let Some(sandbox) = &state.sandbox_payments {
         sandbox.resume_and_sweep().await;
+    }
+}
+
+/// Every `[memory] sweep_seconds`: the orders' details and session tokens past their max age
+/// go (they would never be served again), so a node that went idle after a rush holds only
+/// what is fresh (docs/operations.md "Memory").
+async fn memory_sweep(state: AppState) {
+    let period = Duration::from_secs(state.memory_sweep_seconds.max(1));
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let now = state.clock.now_ms();
+        state.order_views.sweep(now);
+        state.cached_sessions.sweep(now);
     }
 }
 

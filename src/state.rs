@@ -54,6 +54,10 @@ pub struct AppState {
     pub coupons: actors::coupons::Coupons,
     /// `[loyalty] sweep_ms`.
     pub loyalty_sweep_ms: u64,
+    /// `[memory] sweep_seconds`: how often entries past their max age are dropped.
+    pub memory_sweep_seconds: u64,
+    /// The sessions' memory (the same as `sessions`), for the memory sweep.
+    pub cached_sessions: Arc<actors::accounts::sessions::CachedSessions>,
     /// What each store's staff set live (status, notice, sold-out products), its tablets'
     /// live queue and which of its tablets are online, across nodes.
     pub stores: Arc<StoreBoards>,

@@ -30,8 +30,9 @@ use tokio::sync::broadcast::{self, error::RecvError};
 
 /// How long an order's sources are trusted without an event saying they changed.
 pub const MAX_AGE_MS: i64 = 2_000;
-/// More orders than this and the memory starts again empty (only orders that exist get in).
-const MAX_ENTRIES: usize = 50_000;
+/// How many orders are kept at most unless `[memory] order_views` says otherwise. An entry
+/// serves reads for [`MAX_AGE_MS`] only: a few thousand covers every order watched at once.
+pub const DEFAULT_CAPACITY: usize = 5_000;
 
 /// What an order's detail is built from, as read from the database at one moment.
 pub struct OrderSource {
@@ -99,21 +100,41 @@ impl Stamp {
     }
 }
 
-#[derive(Default)]
 pub struct OrderViews {
     entries: RwLock<HashMap<String, Arc<Entry>>>,
     /// Moves whenever an entry is dropped: a load that began before does not keep its answer.
     epoch: AtomicU64,
+    capacity: usize,
+}
+
+impl Default for OrderViews {
+    fn default() -> Self {
+        OrderViews::with_capacity(DEFAULT_CAPACITY)
+    }
 }
 
 impl OrderViews {
+    /// At most `capacity` orders kept (issue 34: an entry read once stayed until 50,000 were
+    /// held, about 100 MB of orders nobody watched any more).
+    pub fn with_capacity(capacity: usize) -> OrderViews {
+        OrderViews {
+            entries: RwLock::default(),
+            epoch: AtomicU64::new(0),
+            capacity,
+        }
+    }
+
+    /// Drops the entries too old to be served at `now` (the housekeeping's memory sweep):
+    /// an idle node gives their memory back instead of waiting for the next insert.
+    pub fn sweep(&self, now: i64) {
+        let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
+        entries.retain(|_, e| is_fresh(e, now));
+    }
+
     /// The order's entry if it is younger than [`MAX_AGE_MS`] at `now`.
     pub fn fresh(&self, order_no: &str, now: i64) -> Option<Arc<Entry>> {
         let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
-        entries
-            .get(order_no)
-            .filter(|e| now >= e.loaded_at && now - e.loaded_at < MAX_AGE_MS)
-            .cloned()
+        entries.get(order_no).filter(|e| is_fresh(e, now)).cloned()
     }
 
     /// Where a load starts: pass it to [`keep`](Self::keep).
@@ -131,9 +152,21 @@ impl OrderViews {
             written: Mutex::new(Vec::new()),
         });
         let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
-        if self.epoch.load(Ordering::SeqCst) == epoch {
-            if entries.len() >= MAX_ENTRIES {
-                entries.clear();
+        if self.epoch.load(Ordering::SeqCst) == epoch && self.capacity > 0 {
+            if entries.len() >= self.capacity && !entries.contains_key(&order_no) {
+                entries.retain(|_, e| is_fresh(e, now));
+            }
+            // Still full of fresh entries (a burst): the oldest loads go first. A scan, but
+            // only when full, and the capacity is a few thousand.
+            while entries.len() >= self.capacity && !entries.contains_key(&order_no) {
+                let Some(oldest) = entries
+                    .iter()
+                    .min_by_key(|(_, e)| e.loaded_at)
+                    .map(|(no, _)| no.clone())
+                else {
+                    break;
+                };
+                entries.remove(&oldest);
             }
             entries.insert(order_no, entry.clone());
         }
@@ -163,6 +196,11 @@ impl OrderViews {
             .unwrap_or_else(PoisonError::into_inner)
             .len()
     }
+}
+
+/// Loaded at or before `now` and younger than [`MAX_AGE_MS`] (never from the future).
+fn is_fresh(entry: &Entry, now: i64) -> bool {
+    now >= entry.loaded_at && now - entry.loaded_at < MAX_AGE_MS
 }
 
 /// The order an event is about, if any.
@@ -338,6 +376,23 @@ mod tests {
         assert!(entry.written(Lang::Zh, 1_500, &board).is_none());
         assert!(entry.written(Lang::Zh, 2_600, &board).is_some());
         assert!(entry.written(Lang::En, 1_700, &board).is_some());
+    }
+
+    #[test]
+    fn stale_entries_are_swept_and_the_count_stays_under_the_bound() {
+        let views = OrderViews::with_capacity(100);
+        for n in 0..1_000 {
+            views.keep(source(&format!("A{n}")), n, views.epoch());
+            assert!(views.len() <= 100, "{} entries after {n}", views.len());
+        }
+        // The newest stay when full: the oldest go first.
+        assert!(views.fresh("A999", 999).is_some());
+        assert!(views.fresh("A0", 999).is_none());
+        // Nothing older than the max age is ever served, so the sweep lets it all go.
+        views.sweep(900 + MAX_AGE_MS - 1);
+        assert_eq!(views.len(), 100, "still fresh");
+        views.sweep(999 + MAX_AGE_MS);
+        assert_eq!(views.len(), 0, "all stale");
     }
 
     #[tokio::test]

@@ -22,9 +22,10 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// How long a resolved session is trusted without asking the store again.
 pub const MAX_AGE_MS: i64 = 5_000;
-/// More entries than this and the memory starts again empty (a flood of made-up tokens never
-/// gets in: only tokens the store resolved are kept).
-const MAX_ENTRIES: usize = 200_000;
+/// How many tokens are kept at most unless `[memory] sessions` says otherwise (a flood of
+/// made-up tokens never gets in: only tokens the store resolved are kept). An entry serves for
+/// [`MAX_AGE_MS`] only, so this covers every customer active within those seconds.
+pub const DEFAULT_CAPACITY: usize = 20_000;
 
 /// A session as last found, under its token.
 ///
@@ -44,16 +45,27 @@ pub struct CachedSessions {
     /// Moves whenever sessions end: a resolve that started before does not keep its answer.
     epoch: AtomicU64,
     peers: Option<Arc<dyn Bus>>,
+    capacity: usize,
 }
 
 impl CachedSessions {
     /// `peers`: the bus to the other nodes (None: one node, or none reachable).
     pub fn start(inner: Arc<dyn SessionStore>, peers: Option<Arc<dyn Bus>>) -> Arc<CachedSessions> {
+        CachedSessions::start_with_capacity(inner, peers, DEFAULT_CAPACITY)
+    }
+
+    /// At most `capacity` tokens kept.
+    pub fn start_with_capacity(
+        inner: Arc<dyn SessionStore>,
+        peers: Option<Arc<dyn Bus>>,
+        capacity: usize,
+    ) -> Arc<CachedSessions> {
         let cached = Arc::new(CachedSessions {
             inner,
             entries: RwLock::new(HashMap::new()),
             epoch: AtomicU64::new(0),
             peers: peers.clone(),
+            capacity,
         });
         if let Some(bus) = peers {
             tokio::spawn(listen(Arc::downgrade(&cached), bus.subscribe()));
@@ -87,6 +99,15 @@ impl CachedSessions {
         }
     }
 
+    /// Drops the tokens too old to be trusted at `now` (the housekeeping's memory sweep): they
+    /// would be asked about again anyway, and an idle node gives their memory back.
+    pub fn sweep(&self, now: i64) {
+        self.entries
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|_, e| is_fresh(e, now));
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.entries
@@ -94,6 +115,11 @@ impl CachedSessions {
             .unwrap_or_else(PoisonError::into_inner)
             .len()
     }
+}
+
+/// Checked at or before `now` and younger than [`MAX_AGE_MS`].
+fn is_fresh(entry: &Entry, now: i64) -> bool {
+    now >= entry.checked_at && now - entry.checked_at < MAX_AGE_MS
 }
 
 async fn listen(weak: Weak<CachedSessions>, mut events: tokio::sync::broadcast::Receiver<Event>) {
@@ -126,8 +152,13 @@ impl SessionStore for CachedSessions {
         let session = self.inner.resolve(token, now).await;
         let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
         match &session {
-            Ok(s) if self.epoch.load(Ordering::SeqCst) == epoch => {
-                if entries.len() >= MAX_ENTRIES {
+            Ok(s) if self.epoch.load(Ordering::SeqCst) == epoch && self.capacity > 0 => {
+                if entries.len() >= self.capacity {
+                    entries.retain(|_, e| is_fresh(e, now));
+                }
+                // Still full of fresh tokens (a burst): start again empty, as before; every
+                // token dropped is only asked about once more.
+                if entries.len() >= self.capacity {
                     entries.clear();
                 }
                 entries.insert(
@@ -150,7 +181,7 @@ impl SessionStore for CachedSessions {
     fn held(&self, token: &str, now: i64) -> Option<Session> {
         let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
         let e = entries.get(token)?;
-        (now >= e.checked_at && now - e.checked_at < MAX_AGE_MS).then(|| Session {
+        is_fresh(e, now).then(|| Session {
             user_id: e.user_id,
             token_hash: e.token_hash.to_string(),
         })
@@ -248,6 +279,21 @@ mod tests {
 
     fn cached(store: &Arc<Counting>, peers: Option<Arc<dyn Bus>>) -> Arc<CachedSessions> {
         CachedSessions::start(store.clone(), peers)
+    }
+
+    #[tokio::test]
+    async fn the_tokens_kept_stay_under_the_bound_and_stale_ones_are_swept() {
+        let store = Arc::new(Counting::default());
+        let sessions = CachedSessions::start_with_capacity(store.clone(), None, 100);
+        for n in 0..1_000 {
+            let (t, _) = sessions.create(1, 0).await.unwrap();
+            sessions.resolve(&t, n).await.unwrap();
+            assert!(sessions.len() <= 100, "{} tokens after {n}", sessions.len());
+        }
+        sessions.sweep(999 + MAX_AGE_MS - 1);
+        assert!(sessions.len() > 0, "the fresh ones stay");
+        sessions.sweep(999 + MAX_AGE_MS);
+        assert_eq!(sessions.len(), 0, "all stale");
     }
 
     #[tokio::test]

@@ -2,8 +2,8 @@
 
 use super::lots::{lot, LOT_COLUMNS};
 use super::{Account, LotRow, Mismatch, PointsRepo, ReconcileReport};
-use crate::db::DbError;
 use crate::db::reversals::closed_states;
+use crate::db::DbError;
 use sqlx::Row;
 
 impl PointsRepo {
