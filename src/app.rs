@@ -371,6 +371,10 @@ fn run(
     let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
     let options = engineio::ListenOptions {
         workers: settings.server.workers.max(1),
+        // The parser's bare 400 and 431 become the envelope with the security headers.
+        parser_refusals: Some(engineio::RenderRefusal(Arc::new(
+            http::edge::head_limits::parser_refusal,
+        ))),
         ..engineio::ListenOptions::default()
     };
     let server = engineio::serve(listener, mounts, &options, move || {

@@ -27,6 +27,7 @@ mod metrics;
 mod nodes;
 mod openapi;
 mod order_view_nodes;
+mod oversize;
 mod payment_model;
 mod payment_sessions;
 mod payments;
