@@ -39,6 +39,7 @@ mod session_nodes;
 mod session_store;
 mod settlement;
 mod sms_codes;
+mod socket_sessions;
 mod store_board;
 mod stores;
 mod tablet;
