@@ -10,7 +10,7 @@ use crate::state::{AppState, RepeatGuard};
 use actix_web::dev::Server;
 use actix_web::{web, App};
 use actors::accounts::sessions::{CachedSessions, DbSessionStore, RedisSessionStore, SessionStore};
-use actors::bus::{Bus, RedisBus};
+use actors::bus::{Bus, LocalBus, RedisBus};
 use actors::carts::CartRegistry;
 use actors::catalogue::CatalogueService;
 use actors::clock::Clock;
@@ -105,14 +105,28 @@ impl Application {
                 "the sandbox SMS provider is active: codes are readable at /api/v1/dev/sms-outbox"
             );
         }
-        let cached_sessions = session_store(&settings, &db).await?;
-        let sessions: Arc<dyn SessionStore> = cached_sessions.clone();
+        let session_ends = sessions_channel(&settings).await?;
+        let stored = stored_sessions(&settings, &db).await?;
+        let cached_sessions = CachedSessions::start_with_capacity(
+            stored.clone(),
+            Some(session_ends.clone()),
+            settings.memory.sessions,
+        );
+        let sessions = cached_sessions.clone();
         let redis = settings
             .redis_url()
             .map(|url| (url, settings.redis.key_prefix.as_str()));
-        let realtime =
-            crate::realtime::setup::start(redis, clock.clone(), sessions.clone(), db.clone())
-                .await?;
+        let realtime = crate::realtime::setup::start(
+            redis,
+            clock.clone(),
+            crate::realtime::setup::Sessions {
+                cached: sessions.clone(),
+                stored,
+                ends: session_ends.clone(),
+            },
+            db.clone(),
+        )
+        .await?;
         let actor_thread = actors::actor_thread::start().context("starting the actor thread")?;
         // Every order event published on this node makes the node (and, through Redis, the
         // others) forget what it keeps of that order's detail, before anyone hears of it.
@@ -212,6 +226,7 @@ impl Application {
             privacy_policy_updated_at: settings.privacy.policy_updated_at,
             clock,
             sessions,
+            session_ends,
             carts,
             reservation_throttle: Arc::new(RepeatGuard::default()),
             table_secret: Arc::new(table_secret(&settings)?),
@@ -316,16 +331,14 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<Db> {
         .with_context(|| format!("connecting to {}", actors::db::redact(&url)))
 }
 
-/// Redis when configured (every node shares it, and it expires sessions by itself), the
-/// database otherwise; either way resolved from memory for a few seconds at a time, the nodes
-/// telling each other of ended sessions on a Redis channel of their own when there is one.
-async fn session_store(settings: &Settings, db: &Db) -> anyhow::Result<Arc<CachedSessions>> {
-    let peers = peers_channel(settings, "sessions").await?;
-    Ok(CachedSessions::start_with_capacity(
-        stored_sessions(settings, db).await?,
-        peers,
-        settings.memory.sessions,
-    ))
+/// Where every node hears of ended sessions (`<key_prefix>sessions` with Redis; in process on
+/// one node): its memory of customers' sessions forgets them, its gateway disconnects their
+/// sockets (customers' and tablets').
+async fn sessions_channel(settings: &Settings) -> anyhow::Result<Arc<dyn Bus>> {
+    Ok(match peers_channel(settings, "sessions").await? {
+        Some(redis) => redis,
+        None => Arc::new(LocalBus::new()),
+    })
 }
 
 /// A Redis channel `<key_prefix><name>` between the nodes, on which what each keeps in memory
@@ -342,6 +355,9 @@ async fn peers_channel(settings: &Settings, name: &str) -> anyhow::Result<Option
     Ok(Some(Arc::new(bus)))
 }
 
+/// Redis when configured (every node shares it, and it expires sessions by itself), the
+/// database otherwise; the app resolves them from memory for a few seconds at a time
+/// (`CachedSessions`).
 async fn stored_sessions(settings: &Settings, db: &Db) -> anyhow::Result<Arc<dyn SessionStore>> {
     Ok(match settings.redis_url() {
         Some(url) => {
@@ -377,6 +393,10 @@ fn run(
     let mounts = engineio::WebSocketMounts::new().mount(crate::realtime::setup::PATH, &engine);
     let options = engineio::ListenOptions {
         workers: settings.server.workers.max(1),
+        // The parser's bare 400 and 431 become the envelope with the security headers.
+        parser_refusals: Some(engineio::RenderRefusal(Arc::new(
+            http::edge::head_limits::parser_refusal,
+        ))),
         ..engineio::ListenOptions::default()
     };
     let server = engineio::serve(listener, mounts, &options, move || {

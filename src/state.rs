@@ -33,6 +33,8 @@ pub struct AppState {
     pub clock: Clock,
     /// The database's sessions table, or Redis when `[redis] url` is set.
     pub sessions: Arc<dyn SessionStore>,
+    /// Where every node hears of ended sessions, customers' and tablets' (`app::sessions_channel`).
+    pub session_ends: Arc<dyn Bus>,
     /// Where actors announce persisted changes; the real-time gateway emits them.
     pub bus: Arc<dyn Bus>,
     /// The Socket.IO server (rooms, presence).
@@ -107,6 +109,14 @@ impl AppState {
 
     pub fn login_throttle(&self) -> LoginThrottle {
         LoginThrottle::new(LoginFailureRepo::new(self.db.clone()))
+    }
+
+    /// Tablet logouts and PIN changes, told to every node.
+    pub fn staff_sessions(&self) -> actors::accounts::staff::StaffSessions {
+        actors::accounts::staff::StaffSessions::new(
+            actors::db::staff::StaffRepo::new(self.db.clone()),
+            self.session_ends.clone(),
+        )
     }
 }
 

@@ -137,6 +137,7 @@ pub fn routes(
             .service(cart::verify)
             .service(tablet::login)
             .service(tablet::logout)
+            .service(tablet::pin::change_pin)
             .service(tablet::queue)
             .service(tablet::accept)
             .service(tablet::refuse)

@@ -35,7 +35,7 @@ use utoipa::OpenApi;
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, orders::detail::detail,
         orders::actions::cancel, orders::actions::refund_again, orders::actions::comment,
         orders::reorder,
-        tablet::login, tablet::logout, tablet::queue, tablet::accept, tablet::refuse,
+        tablet::login, tablet::logout, tablet::pin::change_pin, tablet::queue, tablet::accept, tablet::refuse,
         tablet::advance, tablet::undo, tablet::history::history,
         tablet::store::get_board, tablet::store::set_status, tablet::store::products,
         tablet::store::set_availability, tablet::store::ingredients,

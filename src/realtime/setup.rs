@@ -1,6 +1,7 @@
 //! The product's real-time stack as `serve` runs it: the Socket.IO server (Redis adapter when
 //! Redis is configured, so rooms span nodes and recovery works on any node), the gateway's
-//! handlers, and the pump from this node's event bus.
+//! handlers, the pump from this node's event bus, and the sweep that disconnects the sockets
+//! of ended sessions (from the sessions channel, which spans the nodes through Redis).
 //!
 //! The bus the gateway reads is in-process on purpose. An event is published on the node whose
 //! actor made the change; that node's pump emits it through the adapter, and the Redis adapter
@@ -9,10 +10,11 @@
 
 use super::engineio::{EngineConfig, EngineIo};
 use super::gateway::routing::{store_room, TABLETS};
-use super::gateway::{self, ResolveStaff, ResolveUser};
+use super::gateway::sessions::{Lookup, SessionCheck, StaffClaims};
+use super::gateway::{self};
 use super::socketio::{RedisAdapterFactory, SocketIo, SocketIoConfig};
 use actors::accounts::secrets::Token;
-use actors::accounts::sessions::SessionStore;
+use actors::accounts::sessions::{SessionError, SessionStore};
 use actors::bus::{Bus, LocalBus};
 use actors::clock::Clock;
 use actors::db::staff::StaffRepo;
@@ -38,12 +40,22 @@ pub struct Realtime {
     pub presence_changes: tokio::sync::mpsc::UnboundedReceiver<gateway::PresenceChange>,
 }
 
+/// Where the gateway learns about sessions.
+pub struct Sessions {
+    /// The app's sessions, resolved from this node's memory for a few seconds.
+    pub cached: Arc<dyn SessionStore>,
+    /// The store underneath (database or Redis), for the answers that must be fresh.
+    pub stored: Arc<dyn SessionStore>,
+    /// The channel every node hears ended sessions on (customers' and staff's).
+    pub ends: Arc<dyn Bus>,
+}
+
 /// `redis`: the url and key prefix when Redis is configured. Must run inside the runtime: it
-/// starts the pump and the presence heartbeat.
+/// starts the pump, the sweep and the presence heartbeat.
 pub async fn start(
     redis: Option<(&str, &str)>,
     clock: Clock,
-    sessions: Arc<dyn SessionStore>,
+    sessions: Sessions,
     db: Db,
 ) -> anyhow::Result<Realtime> {
     let config = SocketIoConfig::default();
@@ -71,14 +83,14 @@ pub async fn start(
     tokio::spawn(heartbeat(presence.clone(), clock.clone()));
     let (feed, presence_changes) = tokio::sync::mpsc::unbounded_channel();
     let order_watch = gateway::OrderWatchSlot::default();
-    gateway::install(
-        &io,
-        clock.clone(),
-        resolve_user(sessions, clock.clone()),
-        resolve_staff(db, clock.clone()),
-        order_watch.clone(),
-        feed,
-    );
+    let check: Arc<dyn SessionCheck> = Arc::new(Checks {
+        cached: sessions.cached,
+        stored: sessions.stored,
+        staff: StaffRepo::new(db),
+        clock: clock.clone(),
+    });
+    gateway::install(&io, clock.clone(), check.clone(), order_watch.clone(), feed);
+    tokio::spawn(gateway::sessions::sweep(io.clone(), sessions.ends, check));
     let bus: Arc<dyn Bus> = Arc::new(crate::metrics::CountingBus::new(LocalBus::new()));
     tokio::spawn(gateway::pump(io.clone(), bus.clone()));
     let engine = io.engine(EngineConfig::default());
@@ -137,29 +149,45 @@ async fn heartbeat(presence: Arc<dyn TabletPresence>, clock: Clock) {
     }
 }
 
-fn resolve_staff(db: Db, clock: Clock) -> ResolveStaff {
-    Arc::new(move |token: String| {
-        let (staff, clock) = (StaffRepo::new(db.clone()), clock.clone());
-        Box::pin(async move {
-            let token = Token::from_client(&token);
-            match staff.resolve(&token.hash(), clock.now_ms()).await {
-                Ok(found) => Ok(found.map(|s| s.store_code)),
-                Err(e) => Err(e.to_string()),
-            }
-        })
-    })
+/// The gateway's session lookups over the app's stores.
+struct Checks {
+    cached: Arc<dyn SessionStore>,
+    stored: Arc<dyn SessionStore>,
+    staff: StaffRepo,
+    clock: Clock,
 }
 
-fn resolve_user(sessions: Arc<dyn SessionStore>, clock: Clock) -> ResolveUser {
-    Arc::new(move |token: String| {
-        let (sessions, clock) = (sessions.clone(), clock.clone());
+impl SessionCheck for Checks {
+    fn customer(&self, token: String, fresh: bool) -> Lookup<i64> {
+        let store = if fresh { &self.stored } else { &self.cached }.clone();
+        let now = self.clock.now_ms();
         Box::pin(async move {
-            let token = Token::from_client(&token);
-            sessions
-                .resolve(&token, clock.now_ms())
-                .await
-                .ok()
-                .map(|session| session.user_id)
+            match store.resolve(&Token::from_client(&token), now).await {
+                Ok(session) => Ok(Some(session.user_id)),
+                Err(SessionError::Expired) => Ok(None),
+                Err(SessionError::Store(e)) => Err(e.to_string()),
+            }
         })
-    })
+    }
+
+    fn customer_held(&self, token: &str) -> Option<i64> {
+        self.cached
+            .held(token, self.clock.now_ms())
+            .map(|s| s.user_id)
+    }
+
+    fn staff(&self, token: String) -> Lookup<StaffClaims> {
+        let (staff, now) = (self.staff.clone(), self.clock.now_ms());
+        Box::pin(async move {
+            let found = staff.resolve(&Token::from_client(&token).hash(), now).await;
+            found
+                .map(|s| {
+                    s.map(|s| StaffClaims {
+                        staff_id: s.staff_id,
+                        store_code: s.store_code,
+                    })
+                })
+                .map_err(|e| e.to_string())
+        })
+    }
 }

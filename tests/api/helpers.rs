@@ -2,6 +2,7 @@
 
 mod coupons;
 mod paid_order;
+pub mod sockets;
 
 pub use paid_order::{Attempt, PaidOrder};
 

@@ -271,3 +271,29 @@ async fn only_allowed_addresses_scrape_and_off_means_off() {
         .unwrap();
     assert_eq!(res.status(), 404);
 }
+
+/// Issue 34 (14): a proxy on the same host (the test client, trusted) relays a request whose
+/// last hop is not an address. The client is unknown then, not the proxy, whose loopback
+/// address would be allowed to scrape.
+#[tokio::test]
+async fn a_forwarded_hop_that_is_not_an_address_does_not_open_the_scrape() {
+    let app = spawn_app().await;
+    let status = |forwarded: Option<&'static str>| {
+        let mut req = app.client.get(format!("{}/metrics", app.address));
+        if let Some(forwarded) = forwarded {
+            req = req.header("X-Forwarded-For", forwarded);
+        }
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    // The proxy's own request (no header): it is local, and may scrape.
+    assert_eq!(status(None).await, 200);
+    for forwarded in ["unknown", "1.2.3.4, garbage", "1.2.3.4, unknown", "_hidden"] {
+        assert_eq!(
+            status(Some(forwarded)).await,
+            404,
+            "X-Forwarded-For: {forwarded}"
+        );
+    }
+    // An empty element is no hop at all: the proxy's own request again.
+    assert_eq!(status(Some("127.0.0.1, ")).await, 200);
+}

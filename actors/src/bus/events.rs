@@ -56,10 +56,14 @@ pub enum Event {
         new: bool,
         order: serde_json::Value,
     },
-    /// Sessions of the user ended on some node (logout, password change, account closed):
-    /// every node forgets the ones it trusted from memory (`accounts::sessions::cached`).
-    /// Nothing is emitted to clients.
+    /// Sessions of the user ended on some node (logout, password change or reset, account
+    /// closed): every node forgets the ones it trusted from memory
+    /// (`accounts::sessions::cached`) and disconnects the user's sockets whose session the
+    /// store no longer knows (the gateway). Nothing is emitted to clients.
     SessionsEnded { user_id: i64 },
+    /// Tablet sessions of a staff member ended (a tablet's logout, a PIN change): every node
+    /// disconnects the staff member's tablet sockets whose session is gone.
+    StaffSessionsEnded { staff_id: i64, store_code: String },
     /// Something of an order changed on some node: every node drops what it keeps of the
     /// order's detail (`http::order_views`). Nothing is emitted to clients.
     OrderChanged { order_no: String },
@@ -118,6 +122,10 @@ mod tests {
                 version: 4,
             },
             Event::SessionsEnded { user_id: 9 },
+            Event::StaffSessionsEnded {
+                staff_id: 3,
+                store_code: "SH001".into(),
+            },
             Event::OrderChanged {
                 order_no: "O2".into(),
             },

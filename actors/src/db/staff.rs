@@ -48,16 +48,17 @@ impl StaffRepo {
         .bind(staff_code)
         .fetch_optional(self.db.pool())
         .await?;
-        row.map(|r| {
-            Ok(StaffRow {
-                id: r.try_get("id")?,
-                store_code: r.try_get("store_code")?,
-                staff_code: r.try_get("staff_code")?,
-                name: r.try_get("name")?,
-                pin_hash: r.try_get("pin_hash")?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(staff_row).transpose()
+    }
+
+    pub async fn get(&self, id: i64) -> Result<Option<StaffRow>, DbError> {
+        let row = sqlx::query(
+            "SELECT id, store_code, staff_code, name, pin_hash FROM staff WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(staff_row).transpose()
     }
 
     /// Adds a staff member unless the store already has one with that code (seeding twice, or
@@ -149,6 +150,24 @@ impl StaffRepo {
         }))
     }
 
+    /// A new PIN (its hash) for the staff member; every tablet session of theirs but `keep`
+    /// ends with the old one, in the same transaction.
+    pub async fn set_pin(&self, staff_id: i64, pin_hash: &str, keep: &str) -> Result<(), DbError> {
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE staff SET pin_hash = $1 WHERE id = $2")
+            .bind(pin_hash)
+            .bind(staff_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM staff_sessions WHERE staff_id = $1 AND token_hash <> $2")
+            .bind(staff_id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), DbError> {
         sqlx::query("DELETE FROM staff_sessions WHERE token_hash = $1")
             .bind(token_hash)
@@ -164,4 +183,14 @@ impl StaffRepo {
             .await?;
         Ok(done.rows_affected())
     }
+}
+
+fn staff_row(r: &sqlx::any::AnyRow) -> Result<StaffRow, DbError> {
+    Ok(StaffRow {
+        id: r.try_get("id")?,
+        store_code: r.try_get("store_code")?,
+        staff_code: r.try_get("staff_code")?,
+        name: r.try_get("name")?,
+        pin_hash: r.try_get("pin_hash")?,
+    })
 }

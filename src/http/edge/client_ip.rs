@@ -3,7 +3,9 @@
 //! believed only from the proxies named in `[server] trusted_proxies` (IPs or CIDRs; none by
 //! default): otherwise the peer address is the client. Behind trusted proxies the header is
 //! walked from the right, each trusted hop skipped, and the first untrusted address is the
-//! client: everything left of it was written by the client and proves nothing.
+//! client: everything left of it was written by the client and proves nothing. A hop that is
+//! not an address where a trusted proxy's should be leaves the client unknown: it is not the
+//! proxy, whose own (often local) address would otherwise speak for whoever sent the request.
 
 use actix_web::http::header::HeaderName;
 use actix_web::{web, HttpRequest};
@@ -68,35 +70,46 @@ impl TrustedProxies {
     }
 }
 
-/// One hop of X-Forwarded-For: an address, possibly with a port ("1.2.3.4:5678", "[::1]:80").
+/// One hop of X-Forwarded-For: an address, possibly with a port ("1.2.3.4:5678", "[::1]:80")
+/// or in brackets ("[::1]").
 fn hop(text: &str) -> Option<IpAddr> {
     let text = text.trim();
     text.parse::<IpAddr>()
         .ok()
         .or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
+        .or_else(|| {
+            text.strip_prefix('[')?
+                .strip_suffix(']')?
+                .parse::<std::net::Ipv6Addr>()
+                .ok()
+                .map(IpAddr::V6)
+        })
         .map(|ip| ip.to_canonical())
 }
 
 /// The client address of a request from `peer` carrying the X-Forwarded-For values
-/// `forwarded` (every header line, in order). Pure, so the rules can be read in one table.
-pub fn resolve(peer: IpAddr, forwarded: &[&str], trusted: &TrustedProxies) -> IpAddr {
+/// `forwarded` (every header line, in order); None when it is unknown. Pure, so the rules can
+/// be read in one table.
+pub fn resolve(peer: IpAddr, forwarded: &[&str], trusted: &TrustedProxies) -> Option<IpAddr> {
     let mut client = peer.to_canonical();
     if !trusted.trusts(client) {
-        return client;
+        return Some(client);
     }
-    let hops = forwarded.iter().flat_map(|v| v.split(',')).rev();
+    let hops = forwarded
+        .iter()
+        .flat_map(|v| v.split(','))
+        // Empty list elements are no elements (RFC 9110 §5.6.1).
+        .filter(|hop| !hop.trim().is_empty())
+        .rev();
     for text in hops {
-        // A hop that is not an address was not written by a proxy we trust: the last trusted
-        // address reached is all that is known.
-        let Some(ip) = hop(text) else {
-            return client;
-        };
-        client = ip;
-        if !trusted.trusts(ip) {
-            return ip;
+        // Our proxy wrote something that is not an address ("unknown", an obfuscated name), or
+        // the sender wrote it and the proxy passed it on: nobody vouches for any address.
+        client = hop(text)?;
+        if !trusted.trusts(client) {
+            return Some(client);
         }
     }
-    client
+    Some(client)
 }
 
 fn trusted_of(req: &HttpRequest) -> Option<&TrustedProxies> {
@@ -113,7 +126,9 @@ fn from_trusted_peer(req: &HttpRequest) -> Option<&TrustedProxies> {
 const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 const X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
 
-/// The client's address; None only when the connection has no peer address (tests).
+/// The client's address; None when it is not known: a hop our proxies vouch for is not an
+/// address, or the connection has no peer address (tests). Whoever decides by address
+/// (`/metrics`) refuses None; the limits count it as the one address "unknown".
 pub fn client_addr(req: &HttpRequest) -> Option<IpAddr> {
     let peer = req.peer_addr()?.ip();
     // Most requests carry no X-Forwarded-For: then the peer is the client, whoever it is.
@@ -126,10 +141,10 @@ pub fn client_addr(req: &HttpRequest) -> Option<IpAddr> {
         .filter_map(|v| v.to_str().ok())
         .collect();
     let empty = TrustedProxies::default();
-    Some(resolve(peer, &forwarded, trusted_of(req).unwrap_or(&empty)))
+    resolve(peer, &forwarded, trusted_of(req).unwrap_or(&empty))
 }
 
-/// The client's address as text, the form the limits store ("unknown" without a peer).
+/// The client's address as text, the form the limits store ("unknown" when not known).
 pub fn client_ip(req: &HttpRequest) -> String {
     client_addr(req).map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
 }
@@ -227,10 +242,10 @@ mod tests {
             // No header, or an empty one: the peer.
             (&lb, "10.0.0.5", &[], "10.0.0.5"),
             (&lb, "10.0.0.5", &[""], "10.0.0.5"),
-            // Garbage written where our proxy's hop should be: nothing beyond the proxy.
-            (&lb, "10.0.0.5", &["garbage"], "10.0.0.5"),
-            (&lb, "10.0.0.5", &["5.6.7.8, garbage"], "10.0.0.5"),
-            (&lb, "10.0.0.5", &["garbage, 10.1.1.1"], "10.1.1.1"),
+            // Garbage written where our proxy's hop should be: the client is unknown.
+            (&lb, "10.0.0.5", &["garbage"], "unknown"),
+            (&lb, "10.0.0.5", &["5.6.7.8, garbage"], "unknown"),
+            (&lb, "10.0.0.5", &["garbage, 10.1.1.1"], "unknown"),
             // Garbage left of the real client is the client's own business.
             (&lb, "10.0.0.5", &["garbage, 5.6.7.8"], "5.6.7.8"),
             (&lb, "10.0.0.5", &["1.2.3.4;drop table, 5.6.7.8"], "5.6.7.8"),
@@ -246,11 +261,70 @@ mod tests {
             (&lb, "127.0.0.1", &["  5.6.7.8  "], "5.6.7.8"),
         ];
         for (trusted, peer, forwarded, want) in cases {
+            let want = Some(*want).filter(|w| *w != "unknown").map(ip);
             assert_eq!(
                 resolve(ip(peer), forwarded, trusted),
-                ip(want),
+                want,
                 "{peer} {forwarded:?}"
             );
+        }
+    }
+
+    /// Issue 34 (14): what a trusted proxy's hop says when it is not an address. "unknown"
+    /// (what some proxies write when they cannot tell), an obfuscated name, garbage: the client
+    /// is unknown, never the proxy, whose own address would pass for a local caller. Empty list
+    /// elements are nothing at all (RFC 9110 §5.6.1: a recipient ignores them).
+    #[test]
+    fn a_hop_that_is_not_an_address_leaves_the_client_unknown() {
+        let trusted = web::Data::new(
+            TrustedProxies::parse(&["127.0.0.1", "10.0.0.0/8", "fd00::/8"]).unwrap_or_default(),
+        );
+        let client = |peer: &str, lines: &[&str]| {
+            let mut req = TestRequest::default()
+                .peer_addr(peer.parse().unwrap_or_else(|_| panic!("peer {peer}")))
+                .app_data(trusted.clone());
+            for line in lines {
+                req = req.append_header(("x-forwarded-for", *line));
+            }
+            client_ip(&req.to_http_request())
+        };
+        let cases: &[(&str, &[&str], &str)] = &[
+            // Not an address where our proxy's hop should be.
+            ("127.0.0.1:80", &["unknown"], "unknown"),
+            ("127.0.0.1:80", &["1.2.3.4, garbage"], "unknown"),
+            ("127.0.0.1:80", &["1.2.3.4, unknown"], "unknown"),
+            ("127.0.0.1:80", &["_hidden"], "unknown"),
+            ("127.0.0.1:80", &["\"1.2.3.4\""], "unknown"),
+            ("127.0.0.1:80", &["1.2.3"], "unknown"),
+            ("127.0.0.1:80", &["1.2.3.4:99999"], "unknown"),
+            ("127.0.0.1:80", &["fe80::1%eth0"], "unknown"),
+            ("127.0.0.1:80", &["5.6.7.8", "garbage"], "unknown"),
+            // Our inner proxy (10.1.1.1) says it heard from "unknown": unknown too.
+            ("127.0.0.1:80", &["1.2.3.4, unknown, 10.1.1.1"], "unknown"),
+            // Garbage left of the first untrusted hop is the client's own business.
+            ("127.0.0.1:80", &["garbage, 5.6.7.8"], "5.6.7.8"),
+            ("127.0.0.1:80", &["unknown, 5.6.7.8, 10.1.1.1"], "5.6.7.8"),
+            // Empty hops are no hops.
+            ("127.0.0.1:80", &[""], "127.0.0.1"),
+            ("127.0.0.1:80", &[" , "], "127.0.0.1"),
+            ("127.0.0.1:80", &["5.6.7.8, "], "5.6.7.8"),
+            ("127.0.0.1:80", &["5.6.7.8,,10.1.1.1"], "5.6.7.8"),
+            ("127.0.0.1:80", &["5.6.7.8", ""], "5.6.7.8"),
+            // Addresses in every form a proxy writes them.
+            ("127.0.0.1:80", &["5.6.7.8:4711"], "5.6.7.8"),
+            ("127.0.0.1:80", &["2001:db8::1"], "2001:db8::1"),
+            ("127.0.0.1:80", &["[2001:db8::1]:443"], "2001:db8::1"),
+            ("127.0.0.1:80", &["[2001:db8::1]"], "2001:db8::1"),
+            ("127.0.0.1:80", &["::ffff:5.6.7.8"], "5.6.7.8"),
+            ("[fd00::2]:80", &["2001:db8::7, fd00::1"], "2001:db8::7"),
+            // Every hop ours: the leftmost is an internal client.
+            ("127.0.0.1:80", &["10.3.3.3, 10.1.1.1"], "10.3.3.3"),
+            // From a peer we do not trust, the header is not read at all.
+            ("8.8.8.8:80", &["unknown"], "8.8.8.8"),
+            ("8.8.8.8:80", &["127.0.0.1"], "8.8.8.8"),
+        ];
+        for (peer, lines, want) in cases {
+            assert_eq!(client(peer, lines), *want, "{peer} {lines:?}");
         }
     }
 

@@ -110,6 +110,12 @@ pub enum ApiError {
     /// A body over the size limit.
     #[error("payload too large")]
     PayloadTooLarge,
+    /// A request target over the limit (`edge::head_limits`).
+    #[error("uri too long")]
+    UriTooLong,
+    /// Header fields over the limit, or more of them than the parser reads.
+    #[error("headers too large")]
+    HeadersTooLarge,
     /// The customer chose a promotion that cannot save anything on this cart: errCode "-8",
     /// the reason (再买¥x可享, not in effect …) in the message, data is the cart unchanged.
     #[error("promotion refused: {}", msg.en)]
@@ -189,6 +195,8 @@ impl ApiError {
             ApiError::RefundFailed { .. } => "01",
             ApiError::TooFrequent | ApiError::RateLimited { .. } => "429",
             ApiError::PayloadTooLarge => "413",
+            ApiError::UriTooLong => "414",
+            ApiError::HeadersTooLarge => "431",
             ApiError::Unavailable(_) => "503",
             ApiError::Internal(_) => "500",
         }
@@ -219,6 +227,10 @@ impl ApiError {
             ApiError::Forbidden => Msg::fixed("无权操作", "You are not allowed to do this"),
             ApiError::PayloadTooLarge => {
                 Msg::fixed("请求内容过大", "The request body is too large")
+            }
+            ApiError::UriTooLong => Msg::fixed("请求地址过长", "The request URI is too long"),
+            ApiError::HeadersTooLarge => {
+                Msg::fixed("请求头过大", "The request headers are too large")
             }
             ApiError::TooFrequent => Msg::fixed(
                 "请求频繁，请稍后再试",
@@ -277,6 +289,8 @@ impl ResponseError for ApiError {
             ApiError::RefundFailed { .. } => StatusCode::BAD_GATEWAY,
             ApiError::TooFrequent | ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UriTooLong => StatusCode::URI_TOO_LONG,
+            ApiError::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

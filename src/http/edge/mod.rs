@@ -17,6 +17,7 @@ pub mod context;
 pub mod envelope;
 pub mod error;
 pub mod extractor_errors;
+pub mod head_limits;
 pub mod idempotency;
 pub mod openapi_answers;
 pub mod openapi_shared;
@@ -102,7 +103,12 @@ where
             channel: Channel::Web,
         };
         let facts = security_headers::Facts::of(req.request());
-        let answer = if is_api(req.path()) {
+        let answer = if let Some(refusal) = head_limits::check(&req) {
+            // Nothing else reads a head over the limits; the answer is in its language.
+            Some(SCOPE.sync_scope(scope, || {
+                ServiceResponse::new(req.request().clone(), refusal.error_response())
+            }))
+        } else if is_api(req.path()) {
             match context::channel(headers) {
                 Some(channel) => {
                     scope.channel = channel;

@@ -92,6 +92,16 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// For an answer to a request that could not be read (`head_limits::parser_refusal`): no
+    /// host to name the socket origin by, no proxy to say it came over TLS.
+    pub fn unknown() -> Facts {
+        Facts {
+            https: false,
+            swagger: false,
+            host: None,
+        }
+    }
+
     pub fn of(req: &HttpRequest) -> Facts {
         Facts {
             https: is_https(req),

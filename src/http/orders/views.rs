@@ -210,7 +210,10 @@ fn order_of(event: &Event) -> Option<&str> {
         | Event::PaymentResult { order_no, .. }
         | Event::OrderChanged { order_no } => Some(order_no),
         Event::TabletOrder { order, .. } => order.get("orderNo").and_then(|n| n.as_str()),
-        Event::StoreUpdate { .. } | Event::CartUpdated { .. } | Event::SessionsEnded { .. } => None,
+        Event::StoreUpdate { .. }
+        | Event::CartUpdated { .. }
+        | Event::SessionsEnded { .. }
+        | Event::StaffSessionsEnded { .. } => None,
     }
 }
 

@@ -3,6 +3,7 @@
 //! token reaches only its store's orders (403 otherwise, and nothing changes).
 
 pub mod history;
+pub mod pin;
 pub mod store;
 
 use crate::http::accounts::credentials::{password_error, pin_throttle_error};
@@ -106,13 +107,14 @@ pub async fn login(
     }))
 }
 
-/// Ends the tablet's session.
+/// Ends the tablet's session; its sockets are disconnected on every node.
 #[utoipa::path(tag = "tablet",
     responses((status = 200, body = Envelope<NoData>, description = "data is null"), (status = 401)))]
 #[post("/tablet/logout")]
 pub async fn logout(state: web::Data<AppState>, staff: StaffAuth) -> ApiResult<Reply<()>> {
-    StaffRepo::new(state.db.clone())
-        .delete_session(&staff.token_hash)
+    state
+        .staff_sessions()
+        .logout(&staff.session, &staff.token_hash)
         .await?;
     Ok(Reply::new(()))
 }

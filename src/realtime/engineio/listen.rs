@@ -7,8 +7,9 @@
 //! more than 30 KiB for a connection that mostly waits. Here an idle WebSocket costs its
 //! session and a few hundred bytes of task.
 
+use super::refusals::{Refusing, RenderRefusal};
 use super::upgrade::{self, WebSocketMounts};
-use actix_http::{body::MessageBody, HttpService, Request, Response};
+use actix_http::{body::MessageBody, HttpService, Protocol, Request, Response};
 use actix_server::Server;
 use actix_service::{
     fn_service, map_config, IntoServiceFactory, ServiceFactory, ServiceFactoryExt,
@@ -27,6 +28,9 @@ pub struct ListenOptions {
     pub backlog: u32,
     /// Connections each worker holds at most (more wait in the backlog).
     pub max_connections_per_worker: usize,
+    /// What replaces the bare 400 or 431 the HTTP/1 parser writes for a head it cannot read
+    /// ([`super::refusals`]); None: the parser's answer goes out as it is.
+    pub parser_refusals: Option<RenderRefusal>,
 }
 
 impl Default for ListenOptions {
@@ -36,6 +40,7 @@ impl Default for ListenOptions {
             shutdown_timeout: 5,
             backlog: 2048,
             max_connections_per_worker: 25_000,
+            parser_refusals: None,
         }
     }
 }
@@ -62,6 +67,7 @@ where
 {
     let addr = listener.local_addr()?;
     let host = addr.to_string();
+    let refusals = options.parser_refusals.clone();
     Ok(Server::build()
         .workers(options.workers.max(1))
         .backlog(options.backlog)
@@ -70,10 +76,11 @@ where
         .listen(format!("pizza-http-{addr}"), listener, move || {
             let mounts = mounts.clone();
             let host = host.clone();
+            let refusals = refusals.clone();
             let app = factory()
                 .into_factory()
                 .map_err(|err| err.into().error_response());
-            HttpService::build()
+            let http = HttpService::build()
                 .client_disconnect_timeout(std::time::Duration::from_secs(1))
                 .local_addr(addr)
                 .upgrade(fn_service(move |(req, framed)| {
@@ -87,8 +94,20 @@ where
                 // constructor is crate-private; this is the hook actix-web keeps for its tests.
                 .finish(map_config(app, move |()| {
                     AppConfig::__priv_test_new(false, host.clone(), addr)
-                }))
-                .tcp()
+                }));
+            // What `HttpService::tcp` does, with the stream wrapped on the way in.
+            fn_service(move |io: tokio::net::TcpStream| {
+                let refusals = refusals.clone();
+                async move {
+                    let peer = io.peer_addr().ok();
+                    Ok::<_, actix_http::error::DispatchError>((
+                        Refusing::new(io, refusals),
+                        Protocol::Http1,
+                        peer,
+                    ))
+                }
+            })
+            .and_then(http)
         })?
         .run())
 }

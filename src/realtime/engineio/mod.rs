@@ -13,6 +13,7 @@ mod listen;
 pub mod packet;
 pub mod payload;
 mod polling;
+pub mod refusals;
 mod request;
 pub mod server;
 mod session;
@@ -26,6 +27,7 @@ pub use handler::{
     TransportKind,
 };
 pub use listen::{serve, ListenOptions};
+pub use refusals::RenderRefusal;
 pub use request::Headers;
 pub use server::{configure, EngineIo, RequestError};
 pub use upgrade::WebSocketMounts;

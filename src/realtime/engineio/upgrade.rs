@@ -4,6 +4,7 @@
 //! of the dispatcher's buffers. An upgrade to a path no engine is mounted at gets `404`.
 
 use super::handler::{EngineHandler, RequestInfo, TransportKind};
+use super::refusals::Refusing;
 use super::server::{EngineIo, EngineQuery, RequestError};
 use super::session::Shared;
 use super::websocket::connection::{self, Start};
@@ -45,7 +46,7 @@ impl WebSocketMounts {
 pub(crate) async fn handle(
     mounts: &WebSocketMounts,
     req: Request,
-    framed: Framed<TcpStream, h1::Codec>,
+    framed: Framed<Refusing<TcpStream>, h1::Codec>,
 ) {
     if let Err(error) = answer(mounts, req, framed).await {
         // The client went away during the handshake: nothing was opened.
@@ -56,10 +57,10 @@ pub(crate) async fn handle(
 async fn answer(
     mounts: &WebSocketMounts,
     req: Request,
-    framed: Framed<TcpStream, h1::Codec>,
+    framed: Framed<Refusing<TcpStream>, h1::Codec>,
 ) -> io::Result<()> {
     let parts = framed.into_parts();
-    let (mut stream, read_buf) = (parts.io, parts.read_buf);
+    let (mut stream, read_buf) = (parts.io.into_inner(), parts.read_buf);
     // The dispatcher's write buffer (8 KiB) goes now; the read buffer unless it holds frames.
     drop(parts.write_buf);
     let read_buf = if read_buf.is_empty() {

@@ -7,38 +7,32 @@
 //!   watching another store leaves the previous one. `store:unwatch` leaves it.
 //!
 //! The handshake `auth` may carry `token` (a logged-in user: joins `user:{id}` for payment
-//! results and cart changes) and `cartToken` (a visitor's cart). `order:watch` (ack)
+//! results and cart changes; a token whose session ended is refused with CONNECT_ERROR "Not
+//! authorized") and `cartToken` (a visitor's cart). `order:watch` (ack)
 //! `{orderNo, viewToken?}` follows one order (see `on_order_watch`).
 //!
 //! Tablets connect to `/store` with `auth: {token}`, a staff token: it is checked before the
 //! CONNECT is answered (CONNECT_ERROR "Not authorized" otherwise), and the socket joins its
 //! store's room, where the store's order and status events arrive. Each tablet that comes or
 //! goes is counted (`PresenceFeed`), and the store's tablets hear `store:presence`.
+//!
+//! A socket with a token lives as long as its session: see [`sessions`].
 
 pub mod routing;
+pub mod sessions;
 
-use super::socketio::{Namespace, Socket, SocketIo};
+use super::socketio::{Handshake, Namespace, Socket, SocketIo};
 use actors::bus::Bus;
 use actors::clock::Clock;
 use actors::domain::lang::Lang;
 use routing::{cart_room, deliveries, order_room, store_room, user_room, CUSTOMERS, TABLETS};
 use serde_json::{json, Value};
+use sessions::{recheck_joined, with_live_session, SessionCheck};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::OnceLock;
 use tokio::sync::broadcast::error::RecvError;
-
-/// Resolves a session token to its user id (None: unknown, expired or logged out).
-pub type ResolveUser =
-    Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Option<i64>> + Send>> + Send + Sync>;
-
-/// Resolves a staff token to its store (Ok(None): unknown or expired; Err: lookup failed).
-pub type ResolveStaff = Arc<
-    dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<Option<String>, String>> + Send>>
-        + Send
-        + Sync,
->;
 
 /// What `order:watch` needs from the app, set once the app's state exists.
 pub trait OrderWatch: Send + Sync {
@@ -63,8 +57,7 @@ pub type OrderWatchSlot = Arc<OnceLock<Arc<dyn OrderWatch>>>;
 pub fn install(
     io: &SocketIo,
     clock: Clock,
-    resolve_user: ResolveUser,
-    resolve_staff: ResolveStaff,
+    check: Arc<dyn SessionCheck>,
     watch: OrderWatchSlot,
     presence: PresenceFeed,
 ) {
@@ -72,32 +65,59 @@ pub fn install(
     // own (its rooms, its presence) is set up when it connects.
     let customers = io.of(CUSTOMERS);
     on_time_sync(&customers, clock.clone());
-    on_store_watch(&customers);
-    on_order_watch(&customers, watch);
-    customers.on_connection(move |socket| on_customer(&socket, resolve_user.clone()));
+    on_store_watch(&customers, check.clone());
+    on_order_watch(&customers, watch, check.clone());
+    let (hook, joined) = (check.clone(), check.clone());
+    customers
+        .auth_async(move |handshake| {
+            let token = token_of(&handshake);
+            let check = hook.clone();
+            async move {
+                // Visitors connect without a token.
+                let Some(token) = token else {
+                    return Ok(Value::Null);
+                };
+                authorized(check.customer(token, false).await).map(sessions::customer_claims)
+            }
+        })
+        .on_connection(move |socket| on_customer(&socket, &joined));
     let tablets = io.of(TABLETS);
     on_time_sync(&tablets, clock.clone());
+    let hook = check.clone();
     tablets
         .auth_async(move |handshake| {
-            let token = handshake.auth_str("token").map(String::from);
-            let resolve = resolve_staff.clone();
+            let token = token_of(&handshake);
+            let check = hook.clone();
             async move {
                 let Some(token) = token else {
                     return Err("Not authorized".to_string());
                 };
-                match resolve(token).await {
-                    Ok(Some(store_code)) => Ok(json!({ "storeCode": store_code })),
-                    Ok(None) => Err("Not authorized".to_string()),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "staff token lookup failed");
-                        Err("Server error".to_string())
-                    }
-                }
+                authorized(check.staff(token).await).map(|s| sessions::staff_claims(&s))
             }
         })
         .on_connection(move |socket| {
             on_tablet(&socket, clock.clone(), presence.clone());
+            recheck_joined(&socket, &check);
         });
+}
+
+fn token_of(handshake: &Handshake) -> Option<String> {
+    handshake
+        .auth_str("token")
+        .filter(|t| !t.is_empty())
+        .map(String::from)
+}
+
+/// A CONNECT's answer from its token's lookup.
+fn authorized<T>(found: Result<Option<T>, String>) -> Result<T, String> {
+    match found {
+        Ok(Some(session)) => Ok(session),
+        Ok(None) => Err("Not authorized".to_string()),
+        Err(e) => {
+            tracing::warn!(error = %e, "socket token lookup failed");
+            Err("Server error".to_string())
+        }
+    }
 }
 
 /// The answer to `time:sync`.
@@ -163,24 +183,30 @@ fn on_tablet(socket: &Socket, clock: Clock, presence: PresenceFeed) {
 }
 
 /// `store:watch` (ack) `{storeCode}` and `store:unwatch`.
-fn on_store_watch(customers: &Namespace) {
-    customers.on("store:watch", |socket, args, ack| {
-        let code = args
-            .first()
-            .and_then(|a| a.get("storeCode"))
+fn on_store_watch(customers: &Namespace, check: Arc<dyn SessionCheck>) {
+    customers.on("store:watch", move |socket, args, ack| {
+        let arg = args.first().cloned().unwrap_or(Value::Null);
+        let code = arg
+            .get("storeCode")
             .and_then(Value::as_str)
-            .filter(|c| is_code(c));
-        let answer = match code {
-            Some(code) => {
-                leave_store_rooms(socket);
-                socket.join(store_room(code));
-                json!({"errCode": "00"})
+            .filter(|c| is_code(c))
+            .map(String::from);
+        let Some(code) = code else {
+            if let Some(ack) = ack {
+                ack.send(vec![
+                    json!({"errCode": "400", "errMsg": "storeCode is not valid"}),
+                ]);
             }
-            None => json!({"errCode": "400", "errMsg": "storeCode is not valid"}),
+            return;
         };
-        if let Some(ack) = ack {
-            ack.send(vec![answer]);
-        }
+        let lang = request_lang(socket, &arg);
+        with_live_session(socket, &check, ack, lang, move |socket, ack| {
+            leave_store_rooms(socket);
+            socket.join(store_room(&code));
+            if let Some(ack) = ack {
+                ack.send(vec![json!({"errCode": "00"})]);
+            }
+        });
     });
     customers.on("store:unwatch", |socket, _, ack| {
         leave_store_rooms(socket);
@@ -190,9 +216,9 @@ fn on_store_watch(customers: &Namespace) {
     });
 }
 
-/// A customer's socket joins its cart's room and, once its session token resolves, its
-/// user's room.
-fn on_customer(socket: &Socket, resolve_user: ResolveUser) {
+/// A customer's socket joins its cart's room and, when its token resolved at CONNECT, its
+/// user's room; then its session is checked once more.
+fn on_customer(socket: &Socket, check: &Arc<dyn SessionCheck>) {
     if let Some(cart_token) = socket
         .handshake()
         .auth_str("cartToken")
@@ -200,66 +226,59 @@ fn on_customer(socket: &Socket, resolve_user: ResolveUser) {
     {
         socket.join(cart_room(cart_token));
     }
-    if let Some(token) = socket.handshake().auth_str("token") {
-        let (socket, token) = (socket.clone(), token.to_string());
-        let resolving = resolve_user(token);
-        // Handlers run on a worker thread; the lookup is I/O, so it finishes in the background.
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => {
-                runtime.spawn(async move {
-                    if let Some(user_id) = resolving.await {
-                        socket.join(user_room(user_id));
-                    }
-                });
-            }
-            Err(_) => tracing::warn!("no runtime to resolve a socket's session on"),
-        }
+    if let Some(user_id) = socket
+        .handshake()
+        .claims
+        .get("userId")
+        .and_then(Value::as_i64)
+    {
+        socket.join(user_room(user_id));
+        recheck_joined(socket, check);
     }
+}
+
+/// The language of a request a socket makes: its own `lang`, else the handshake's (`auth.lang`,
+/// then the Accept-Language of the upgrade). A client may switch languages after connecting.
+fn request_lang(socket: &Socket, arg: &Value) -> Lang {
+    Lang::from_accept_language(arg.get("lang").and_then(Value::as_str).or_else(|| {
+        socket.handshake().auth_str("lang").or_else(|| {
+            socket
+                .handshake()
+                .headers
+                .get("accept-language")
+                .and_then(|v| v.to_str().ok())
+        })
+    }))
 }
 
 /// `order:watch` (ack) `{orderNo, viewToken?}`: allowed for the owner (the handshake's token)
 /// or a view token holder. The socket joins the order's room before the snapshot is taken, so
 /// no event falls between them: the client applies events with a seq above the snapshot's.
 /// `order:unwatch` `{orderNo}` leaves it.
-fn on_order_watch(customers: &Namespace, watch: OrderWatchSlot) {
+fn on_order_watch(customers: &Namespace, watch: OrderWatchSlot, check: Arc<dyn SessionCheck>) {
     customers.on("order:watch", move |socket, args, ack| {
         let arg = args.first().cloned().unwrap_or(Value::Null);
-        let order_no = arg.get("orderNo").and_then(Value::as_str).filter(|c| is_code(c)).map(String::from);
-        let view_token = arg.get("viewToken").and_then(Value::as_str).map(String::from);
+        let order_no = arg
+            .get("orderNo")
+            .and_then(Value::as_str)
+            .filter(|c| is_code(c))
+            .map(String::from);
+        let view_token = arg
+            .get("viewToken")
+            .and_then(Value::as_str)
+            .map(String::from);
         let user_token = socket.handshake().auth_str("token").map(String::from);
-        // The language of this request (`lang`), else of the handshake (`auth.lang`, then the
-        // Accept-Language header of the upgrade): a client may switch languages after connecting.
-        let lang = Lang::from_accept_language(
-            arg.get("lang").and_then(Value::as_str).or_else(|| {
-                socket
-                    .handshake()
-                    .auth_str("lang")
-                    .or_else(|| socket.handshake().headers.get("accept-language").and_then(|v| v.to_str().ok()))
-            }),
-        );
+        let lang = request_lang(socket, &arg);
         let (Some(order_no), Some(watch)) = (order_no, watch.get().cloned()) else {
             if let Some(ack) = ack {
-                ack.send(vec![json!({"errCode": "400", "errMsg": "orderNo is not valid"})]);
+                ack.send(vec![
+                    json!({"errCode": "400", "errMsg": "orderNo is not valid"}),
+                ]);
             }
             return;
         };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let socket = socket.clone();
-        runtime.spawn(async move {
-            let answer = if watch.allowed(order_no.clone(), user_token, view_token).await {
-                socket.join(order_room(&order_no));
-                match watch.snapshot(order_no.clone(), lang).await {
-                    Some(order) => json!({"errCode": "00", "order": order}),
-                    None => json!({"errCode": "500", "errMsg": "the order could not be read"}),
-                }
-            } else {
-                json!({"errCode": "404", "errMsg": if lang == Lang::Zh { "订单不存在" } else { "No such order" }})
-            };
-            if let Some(ack) = ack {
-                ack.send(vec![answer]);
-            }
+        with_live_session(socket, &check, ack, lang, move |socket, ack| {
+            watch_order(socket, ack, watch, order_no, user_token, view_token, lang);
         });
     });
     customers.on("order:unwatch", |socket, args, ack| {
@@ -272,6 +291,44 @@ fn on_order_watch(customers: &Namespace, watch: OrderWatchSlot) {
         }
         if let Some(ack) = ack {
             ack.send(vec![json!({"errCode": "00"})]);
+        }
+    });
+}
+
+/// `order:watch` for a socket whose session (if any) is alive.
+fn watch_order(
+    socket: &Socket,
+    ack: Option<super::socketio::AckSender>,
+    watch: Arc<dyn OrderWatch>,
+    order_no: String,
+    user_token: Option<String>,
+    view_token: Option<String>,
+    lang: Lang,
+) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let socket = socket.clone();
+    runtime.spawn(async move {
+        let answer = if watch
+            .allowed(order_no.clone(), user_token, view_token)
+            .await
+        {
+            socket.join(order_room(&order_no));
+            match watch.snapshot(order_no.clone(), lang).await {
+                Some(order) => json!({"errCode": "00", "order": order}),
+                None => json!({"errCode": "500", "errMsg": "the order could not be read"}),
+            }
+        } else {
+            let msg = if lang == Lang::Zh {
+                "订单不存在"
+            } else {
+                "No such order"
+            };
+            json!({"errCode": "404", "errMsg": msg})
+        };
+        if let Some(ack) = ack {
+            ack.send(vec![answer]);
         }
     });
 }

@@ -115,8 +115,10 @@ pub fn deliveries(event: &Event) -> Vec<Delivery> {
             }
             out
         }
-        // For the nodes' memory of sessions and orders, not for clients.
-        Event::SessionsEnded { .. } | Event::OrderChanged { .. } => Vec::new(),
+        // For the nodes' memory of sessions and orders and their sockets, not for clients.
+        Event::SessionsEnded { .. }
+        | Event::StaffSessionsEnded { .. }
+        | Event::OrderChanged { .. } => Vec::new(),
     }
 }
 

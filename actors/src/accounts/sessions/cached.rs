@@ -5,10 +5,12 @@
 //!
 //! Ending sessions (logout, password change or reset, account closed) takes effect at once on
 //! this node: the entries go before the call returns, and a resolve that read the store while
-//! they went does not put its answer back (the epoch check). Other nodes hear of it on the
-//! peers' bus (`Event::SessionsEnded`) and drop theirs; a node that missed the message (Redis
-//! down, nodes without a bus between them) stops honouring the ended session within
-//! `MAX_AGE_MS`, the bound docs/security.md states.
+//! they went does not put its answer back (the epoch check). Then `Event::SessionsEnded` goes
+//! on the sessions channel, which every node hears (this one too): the others drop their
+//! entries, and every node's real-time gateway disconnects the sockets of the ended sessions
+//! (`realtime::gateway::sessions`). A node that missed the message (Redis down, nodes without
+//! a bus between them) stops honouring the ended session within `MAX_AGE_MS`, the bound
+//! docs/security.md states.
 
 use super::{Session, SessionError, SessionStore, StoreError};
 use crate::accounts::secrets::Token;
@@ -49,7 +51,8 @@ pub struct CachedSessions {
 }
 
 impl CachedSessions {
-    /// `peers`: the bus to the other nodes (None: one node, or none reachable).
+    /// `peers`: the sessions channel (Redis between the nodes, or in process on one; None:
+    /// nobody is told).
     pub fn start(inner: Arc<dyn SessionStore>, peers: Option<Arc<dyn Bus>>) -> Arc<CachedSessions> {
         CachedSessions::start_with_capacity(inner, peers, DEFAULT_CAPACITY)
     }
@@ -89,12 +92,13 @@ impl CachedSessions {
             .clear();
     }
 
-    /// Tells the other nodes (after the store ended the sessions): they forget every session
-    /// of the user they hold and ask the store again, which knows which ones remain.
+    /// Tells the nodes (after the store ended the sessions): they forget every session of the
+    /// user they hold and ask the store again, which knows which ones remain, and so do their
+    /// gateways for the user's sockets.
     async fn tell_peers(&self, user_id: i64) {
         if let Some(bus) = &self.peers {
             if let Err(e) = bus.publish(&Event::SessionsEnded { user_id }).await {
-                tracing::warn!(error = %e, user_id, "other nodes not told of ended sessions; they stop within 5 s");
+                tracing::warn!(error = %e, user_id, "nodes not told of ended sessions; they stop within 5 s, sockets at their next join");
             }
         }
     }

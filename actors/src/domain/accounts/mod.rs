@@ -2,6 +2,7 @@
 //! current, and the limits on SMS codes, logins and sessions. Pure: times are passed in.
 
 pub mod phone;
+pub mod pin;
 pub mod profile;
 pub mod validators;
 

@@ -1600,7 +1600,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the tablet's session. */
+        /** Ends the tablet's session; its sockets are disconnected on every node. */
         post: operations["tablet_logout"];
         delete?: never;
         options?: never;
@@ -1690,6 +1690,26 @@ export interface paths {
         put?: never;
         /** Takes back the last step, within two minutes. */
         post: operations["undo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tablet/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes the PIN of the tablet's staff member. A wrong current PIN counts towards the PIN
+         *     login lock (429 when locked); the staff member's other tablets are logged out.
+         */
+        post: operations["change_pin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3223,6 +3243,18 @@ export interface components {
          * @enum {string}
          */
         PayMethod: "alipay_wap" | "alipay_app" | "wechat_app" | "wechat_h5" | "wechat_jsapi" | "unionpay_app" | "unionpay_web" | "ccb" | "bbc" | "offline";
+        PinChangeBody: {
+            /**
+             * Format: password
+             * @description 6 to 12 digits, not one digit repeated nor a run (123456), not the current one.
+             */
+            newPin: string;
+            /**
+             * Format: password
+             * @description The current PIN.
+             */
+            pin: string;
+        };
         /** @description A point of interest: a landmark, a store, a district, or what the web service knows. */
         Poi: {
             address: string;
@@ -7820,6 +7852,45 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    change_pin: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description zh (the default) or en: the language of names and messages. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description 1 wap, 2 web (the default), 3 android, 4 ios, 5 wechat, 9 alipay, 30, 31, 37, 46; anything else is refused with 400. */
+                "X-Channel-Id"?: components["parameters"]["ChannelId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinChangeBody"];
+            };
+        };
+        responses: {
+            /** @description data is null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NoData"];
+                        /** @description "00" on success; see the error catalogue otherwise. */
+                        errCode: string;
+                        /** @description Empty on success; in the request's language otherwise. */
+                        errMsg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     products: {
