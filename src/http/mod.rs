@@ -134,7 +134,7 @@ pub fn routes(
             .service(cart::coupons::add_coupon_item)
             .service(cart::coupons::remove_coupon_item)
             .service(cart::clear_unavailable)
-            .service(cart::verify)
+            .service(cart::verify::verify)
             .service(tablet::login)
             .service(tablet::logout)
             .service(tablet::pin::change_pin)

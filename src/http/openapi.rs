@@ -29,7 +29,7 @@ use utoipa::OpenApi;
         addresses::list, addresses::detail, addresses::create, addresses::update, addresses::remove,
         addresses::set_default, addresses::smart_paste,
         cart::get_cart, cart::add_items, cart::edit_items, cart::delete_items, cart::clear_cart,
-        cart::rules::choose_rule, cart::clear_unavailable, cart::verify,
+        cart::rules::choose_rule, cart::clear_unavailable, cart::verify::verify,
         cart::coupons::cart_coupons, cart::coupons::choose_coupons, cart::coupons::add_coupon_item,
         cart::coupons::remove_coupon_item,
         orders::reservation, orders::slots, orders::scan, checkout::submit, orders::list, orders::detail::detail,

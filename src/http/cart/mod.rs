@@ -7,6 +7,7 @@ pub mod dto;
 pub mod lines;
 pub mod owner;
 pub mod rules;
+pub mod verify;
 pub mod words;
 
 use crate::http::cart::coupons::held_coupons;
@@ -30,7 +31,6 @@ use actors::domain::cart::{Cart, CartError, Edit};
 use actors::domain::catalogue::effective::RuleContext;
 use actors::domain::catalogue::Store;
 use actors::domain::lang::Lang;
-use actors::domain::ordering::checkout;
 use actors::domain::pricing::cart_pricing::PricedCart;
 use actors::domain::stores::hours::china_time;
 use actors::domain::stores::store_board::StoreLive;
@@ -551,62 +551,4 @@ pub async fn clear_unavailable(
         Ok((cart.lines.len(), cart.coupon_items.len()) != before)
     });
     update_and_render(&state, &ctx, &owner, mutation).await
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VerifyBody {
-    page_type: String,
-}
-
-#[derive(Debug, serde::Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VerifyDto {
-    /// The page does not check the cart (only menu, search and orderSubmit do).
-    pub skipped: bool,
-    pub cart: Option<CartDto>,
-}
-
-/// Checks the cart for a page (shoppingCarVerify); skipped outside menu, search and submit.
-/// On the submit page an empty cart, or one with only disabled items, is errCode -20 (spec
-/// account §4 keeps the cart's -4 for the chat app's bind confirm).
-#[utoipa::path(tag = "cart", request_body = VerifyBody,
-    responses((status = 200, body = Envelope<VerifyDto>), (status = 400)))]
-#[post("/cart/verify")]
-pub async fn verify(
-    state: web::Data<AppState>,
-    ctx: Ctx,
-    owner: CartOwner,
-    body: web::Json<VerifyBody>,
-) -> ApiResult<Reply<VerifyDto>> {
-    let page = body.page_type.as_str();
-    if !matches!(page, "menu" | "search" | "orderSubmit") {
-        return Ok(Reply::new(VerifyDto {
-            skipped: true,
-            cart: None,
-        }));
-    }
-    let snapshot = state.catalogue.get().await;
-    let stored = state.carts.read(&owner.key).await?;
-    let dto = render(&state, &ctx, &snapshot, &owner, &stored).await?;
-    if page == "orderSubmit" {
-        check_submittable(&dto)?;
-    }
-    let reply = Reply::new(VerifyDto {
-        skipped: false,
-        cart: Some(dto),
-    });
-    Ok(match (owner.issued, owner.token()) {
-        (true, Some(token)) => reply.with_header(CART_TOKEN_HEADER, token),
-        _ => reply,
-    })
-}
-
-/// Spec §8 cart hints: empty cannot check out; no valid items.
-pub fn check_submittable(dto: &CartDto) -> ApiResult<()> {
-    let disabled = dto.sale_out_items_from_shopping_car.len()
-        + dto.time_out_items.len()
-        + dto.effect_out_items.len();
-    checkout::check_submittable(dto.items.len(), disabled)
-        .map_err(|r| actors::checkout::CheckoutError::Refused(r).into())
 }
