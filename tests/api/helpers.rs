@@ -1,9 +1,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
 mod coupons;
+mod members;
 mod paid_order;
 pub mod sockets;
 
+pub use members::ReadyMember;
 pub use paid_order::{Attempt, PaidOrder};
 
 use actors::clock::Clock;

@@ -23,9 +23,8 @@
 //! interleavings are the paths. Paths are spread over three servers (each its own database),
 //! since expiry and maturing move a server's clock for every order on it.
 
-use crate::cart_coupons::cash;
-use crate::helpers::{spawn_app, TestApp};
-use crate::payments::{pay_at_cashier, ready_to_submit, tablet_login, until_state};
+use crate::helpers::{spawn_app, ReadyMember, TestApp};
+use crate::payments::{pay_at_cashier, tablet_login, until_state};
 use actors::db::coupons::CouponRepo;
 use actors::db::gifts::GiftRepo;
 use actors::db::payments::PaymentRepo;
@@ -201,25 +200,13 @@ struct Order {
 async fn setup(app: &TestApp, n: usize) -> Order {
     let phone = format!("1367700{n:04}");
     let items = json!([{"productCode": "SD001", "quantity": 30}]);
-    let (token, mut body) = ready_to_submit(app, &phone, items).await;
-    let version = app.get("/api/v1/members/agreement").await.assert_ok()["version"].clone();
-    app.post(
-        "/api/v1/members/join",
-        &json!({"agreementVersion": version}),
-        Some(&token),
-    )
-    .await
-    .assert_ok();
-    let user_id = app.user_id(&token).await;
-    app.post(
-        "/api/v1/chain/points/adjust",
-        &json!({"cellPhone": phone, "points": START_POINTS, "reason": "model", "requestId": format!("model-{n}")}),
-        Some(OPS),
-    )
-    .await
-    .assert_ok();
-    let coupon = app
-        .give_coupon(&cash("LEDGER_MODEL", 0, 1_000), user_id, &phone)
+    let ReadyMember {
+        token,
+        user_id,
+        coupon,
+        mut body,
+    } = app
+        .ready_member(&phone, items, START_POINTS, "LEDGER_MODEL")
         .await;
     let cart = app.get_auth("/api/v1/cart", Some(&token)).await;
     let usable = cart.assert_ok()["pointsDeduction"]["usablePoints"]

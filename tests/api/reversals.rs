@@ -6,7 +6,7 @@
 
 use crate::cart_coupons::cash;
 use crate::helpers::{spawn_app, spawn_app_with, TestApp, MONDAY_NOON_MS};
-use crate::payments::{pay_at_cashier, ready_to_submit, tablet_login, until_state};
+use crate::payments::{pay_at_cashier, tablet_login, until_state};
 use actors::db::coupons::CouponRepo;
 use actors::db::gifts::GiftRepo;
 use actors::db::payments::PaymentRepo;
@@ -19,31 +19,14 @@ use std::time::Duration;
 
 const OPS: &str = "test-ops-token";
 
-/// A member with `points` available and one ¥10 coupon (`key` names it), four wings in a
-/// delivery cart: (token, user id, coupon code, the submit body).
+/// A member with `points` available and one ¥10 coupon, four wings in a delivery cart:
+/// (token, user id, coupon code, the submit body).
 async fn member(app: &TestApp, phone: &str, points: i64) -> (String, i64, String, Value) {
     let items = json!([{"productCode": "SD001", "quantity": 4}]);
-    let (token, body) = ready_to_submit(app, phone, items).await;
-    let version = app.get("/api/v1/members/agreement").await.assert_ok()["version"].clone();
-    app.post(
-        "/api/v1/members/join",
-        &json!({"agreementVersion": version}),
-        Some(&token),
-    )
-    .await
-    .assert_ok();
-    let user_id = app.user_id(&token).await;
-    app.post(
-        "/api/v1/chain/points/adjust",
-        &json!({"cellPhone": phone, "points": points, "reason": "test", "requestId": format!("rev-{phone}")}),
-        Some(OPS),
-    )
-    .await
-    .assert_ok();
-    let coupon = app
-        .give_coupon(&cash("REVERSAL_TEST", 0, 1_000), user_id, phone)
+    let m = app
+        .ready_member(phone, items, points, "REVERSAL_TEST")
         .await;
-    (token, user_id, coupon, body)
+    (m.token, m.user_id, m.coupon, m.body)
 }
 
 /// Submits the cart as it shows, spending `points`: the order number.
