@@ -196,3 +196,9 @@ bench-soak:
 bench-e2e:
 	$(CARGO) build --release --bin pizza-order
 	BENCH_DATABASE_URL="$(TEST_DATABASE_URL)" BENCH_REDIS_URL="$(TEST_REDIS_URL)" bash tests/bench/e2e/run.sh
+
+# The SQL statements one order costs, phase by phase (docs/benchmarks.md).
+.PHONY: bench-statements
+bench-statements:
+	$(CARGO) build --release --bin pizza-order
+	BENCH_DATABASE_URL="$(TEST_DATABASE_URL)" BENCH_REDIS_URL="$(TEST_REDIS_URL)" bash tests/bench/statements/run.sh

@@ -144,7 +144,8 @@ impl Application {
             bus.clone(),
             clock.clone(),
             actor_thread.clone(),
-        ));
+        )
+        .with_idle(settings.memory.session_idle()));
         // Bound before the state is built: the payment notify URL needs the port.
         let listener = TcpListener::bind(&settings.server.bind)
             .with_context(|| format!("binding {}", settings.server.bind))?;
@@ -172,7 +173,7 @@ impl Application {
             realtime.presence.clone(),
             clock.clone(),
             actor_thread.clone(),
-            actors::stores::IDLE,
+            settings.memory.session_idle(),
         );
         let orders = Arc::new(OrderRegistry::new(
             OrderRepo::new(db.clone()),
@@ -180,7 +181,8 @@ impl Application {
             bus.clone(),
             clock.clone(),
             actor_thread.clone(),
-        ));
+        )
+        .with_idle(settings.memory.session_idle()));
         let loyalty = actors::loyalty::Loyalty::new(
             db.clone(),
             clock.clone(),
@@ -200,7 +202,8 @@ impl Application {
                 clock.clone(),
                 actor_thread,
             )
-            .with_limits(settings.payment.attempt_limits()),
+            .with_limits(settings.payment.attempt_limits())
+            .with_idle(settings.memory.session_idle()),
         );
         let notify_base_url = match settings.payment.notify_base_url.trim() {
             "" => format!("http://127.0.0.1:{port}"),

@@ -43,6 +43,20 @@ pub struct MemorySettings {
     /// How often (s) entries past their max age are dropped, so an idle node gives them back.
     #[serde(default = "default_memory_sweep_seconds")]
     pub sweep_seconds: u64,
+    /// How long (s) a cart's, an order's, a payment attempt's or a store's actor lives on after
+    /// its last use: what a burst of orders leaves held once it is over.
+    #[serde(default = "default_session_idle_seconds")]
+    pub session_idle_seconds: u64,
+}
+
+impl MemorySettings {
+    pub fn session_idle(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.session_idle_seconds.max(1))
+    }
+}
+
+fn default_session_idle_seconds() -> u64 {
+    actors::actor_registry::IDLE.as_secs()
 }
 
 fn default_order_views() -> usize {
@@ -63,6 +77,7 @@ impl Default for MemorySettings {
             order_views: default_order_views(),
             sessions: default_sessions(),
             sweep_seconds: default_memory_sweep_seconds(),
+            session_idle_seconds: default_session_idle_seconds(),
         }
     }
 }

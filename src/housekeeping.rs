@@ -65,8 +65,9 @@ async fn sandbox_notifies(state: AppState) {
 }
 
 /// Every `[memory] sweep_seconds`: the orders' details and session tokens past their max age
-/// go (they would never be served again), so a node that went idle after a rush holds only
-/// what is fresh (docs/operations.md "Memory").
+/// go (they would never be served again), and so do the registry entries of carts', orders'
+/// and payments' actors that stopped, so a node that went idle after a rush holds only what is
+/// fresh (docs/operations.md "Memory").
 async fn memory_sweep(state: AppState) {
     let period = Duration::from_secs(state.memory_sweep_seconds.max(1));
     let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
@@ -76,6 +77,9 @@ async fn memory_sweep(state: AppState) {
         let now = state.clock.now_ms();
         state.order_views.sweep(now);
         state.cached_sessions.sweep(now);
+        state.carts.prune();
+        state.orders.prune();
+        state.payments.prune();
     }
 }
 

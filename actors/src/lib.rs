@@ -1,4 +1,5 @@
 pub mod accounts;
+pub mod actor_registry;
 pub mod actor_thread;
 pub mod bus;
 pub mod cache;

@@ -16,6 +16,7 @@ mod coupons;
 mod envelope;
 mod geo;
 mod health;
+mod idle_sessions;
 mod helpers;
 mod invoice;
 mod journey;

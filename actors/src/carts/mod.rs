@@ -15,8 +15,9 @@ use crate::db::orders::OrderRepo;
 use crate::db::DbError;
 use crate::domain::cart::{Cart, CartError};
 use actix::{Actor, Addr, ArbiterHandle};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use crate::actor_registry::{ActorRegistry, IDLE};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Whose cart: a user's, or a visitor's by cart token.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -86,7 +87,8 @@ pub struct CartRegistry {
     bus: Arc<dyn Bus>,
     clock: Clock,
     arbiter: ArbiterHandle,
-    sessions: Mutex<HashMap<CartKey, Addr<CartSession>>>,
+    sessions: ActorRegistry<CartKey, CartSession>,
+    idle: Duration,
 }
 
 impl CartRegistry {
@@ -104,7 +106,8 @@ impl CartRegistry {
             bus,
             clock,
             arbiter,
-            sessions: Mutex::new(HashMap::new()),
+            sessions: ActorRegistry::default(),
+            idle: IDLE,
         }
     }
 
@@ -164,35 +167,42 @@ impl CartRegistry {
         Ok(())
     }
 
+    /// Sessions stop after `idle` without work (`[memory] session_idle_seconds`).
+    pub fn with_idle(mut self, idle: Duration) -> CartRegistry {
+        self.idle = idle;
+        self
+    }
+
     fn session(&self, key: &CartKey) -> Addr<CartSession> {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(addr) = sessions.get(key).filter(|a| a.connected()) {
-            return addr.clone();
-        }
-        // Sessions stop themselves when idle; drop their entries as new ones start.
-        sessions.retain(|_, a| a.connected());
-        let session = CartSession::new(
-            key.clone(),
-            self.carts.clone(),
-            self.orders.clone(),
-            self.bus.clone(),
-            self.clock.clone(),
-        );
-        let addr = CartSession::start_in_arbiter(&self.arbiter, |_| session);
-        sessions.insert(key.clone(), addr.clone());
-        addr
+        self.sessions.get_or_start(key, || {
+            let session = CartSession::new(
+                key.clone(),
+                self.carts.clone(),
+                self.orders.clone(),
+                self.bus.clone(),
+                self.clock.clone(),
+                self.idle,
+            );
+            CartSession::start_in_arbiter(&self.arbiter, |_| session)
+        })
     }
 
     fn forget(&self, key: &CartKey) {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if sessions.get(key).is_some_and(|a| !a.connected()) {
-            sessions.remove(key);
-        }
+        self.sessions.forget(key);
+    }
+
+    /// Drops the entries of sessions that stopped (the memory sweep).
+    pub fn prune(&self) {
+        self.sessions.prune();
+    }
+
+    /// Registry entries held, stopped sessions' included (for tests).
+    pub fn held_sessions(&self) -> usize {
+        self.sessions.held()
     }
 
     /// Sessions alive on this node (for tests and metrics).
     pub fn live_sessions(&self) -> usize {
-        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        sessions.values().filter(|a| a.connected()).count()
+        self.sessions.live()
     }
 }

@@ -12,8 +12,6 @@ use actix::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A session nobody used for this long stops; the next command starts a new one.
-const IDLE: Duration = Duration::from_secs(300);
 /// Attempts when another node keeps writing the same cart between our read and our write.
 const ATTEMPTS: usize = 5;
 
@@ -23,6 +21,8 @@ pub struct CartSession {
     orders: OrderRepo,
     bus: Arc<dyn Bus>,
     clock: Clock,
+    /// A session nobody used for this long stops; the next command starts a new one.
+    idle: Duration,
     last_used: Instant,
 }
 
@@ -33,6 +33,7 @@ impl CartSession {
         orders: OrderRepo,
         bus: Arc<dyn Bus>,
         clock: Clock,
+        idle: Duration,
     ) -> CartSession {
         CartSession {
             key,
@@ -40,6 +41,7 @@ impl CartSession {
             orders,
             bus,
             clock,
+            idle,
             last_used: Instant::now(),
         }
     }
@@ -49,8 +51,8 @@ impl Actor for CartSession {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Context<Self>) {
-        ctx.run_interval(IDLE / 5, |session, ctx| {
-            if session.last_used.elapsed() >= IDLE {
+        ctx.run_interval(self.idle / 5, |session, ctx| {
+            if session.last_used.elapsed() >= session.idle {
                 ctx.stop();
             }
         });

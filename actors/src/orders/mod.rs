@@ -16,8 +16,9 @@ use crate::db::DbError;
 use crate::domain::ordering::order_machine::{Actor as Mover, Command, MoveError};
 use crate::stores::LiveStores;
 use actix::{Actor, Addr, ArbiterHandle};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use crate::actor_registry::{ActorRegistry, IDLE};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OrderFailure {
@@ -39,7 +40,8 @@ pub struct OrderRegistry {
     bus: Arc<dyn Bus>,
     clock: Clock,
     arbiter: ArbiterHandle,
-    sessions: Mutex<HashMap<String, Addr<OrderSession>>>,
+    sessions: ActorRegistry<String, OrderSession>,
+    idle: Duration,
     /// Told of every move once it is stored (points captured, released, credited).
     loyalty: OnceLock<crate::loyalty::Loyalty>,
     /// Told of every move too: coupons used at payment, given back when the order closes.
@@ -61,7 +63,8 @@ impl OrderRegistry {
             bus,
             clock,
             arbiter,
-            sessions: Mutex::new(HashMap::new()),
+            sessions: ActorRegistry::default(),
+            idle: IDLE,
             loyalty: OnceLock::new(),
             coupons: OnceLock::new(),
         }
@@ -166,34 +169,42 @@ impl OrderRegistry {
         Ok(())
     }
 
+    /// Sessions stop after `idle` without work (`[memory] session_idle_seconds`).
+    pub fn with_idle(mut self, idle: Duration) -> OrderRegistry {
+        self.idle = idle;
+        self
+    }
+
     fn session(&self, order_no: &str) -> Addr<OrderSession> {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(addr) = sessions.get(order_no).filter(|a| a.connected()) {
-            return addr.clone();
-        }
-        sessions.retain(|_, a| a.connected());
-        let session = OrderSession::new(
-            order_no.to_string(),
-            self.repo.clone(),
-            self.stores.clone(),
-            self.bus.clone(),
-            self.clock.clone(),
-        );
-        let addr = OrderSession::start_in_arbiter(&self.arbiter, |_| session);
-        sessions.insert(order_no.to_string(), addr.clone());
-        addr
+        self.sessions.get_or_start(&order_no.to_string(), || {
+            let session = OrderSession::new(
+                order_no.to_string(),
+                self.repo.clone(),
+                self.stores.clone(),
+                self.bus.clone(),
+                self.clock.clone(),
+                self.idle,
+            );
+            OrderSession::start_in_arbiter(&self.arbiter, |_| session)
+        })
     }
 
     /// How many order sessions are alive in this process.
     pub fn live_sessions(&self) -> usize {
-        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        sessions.values().filter(|a| a.connected()).count()
+        self.sessions.live()
+    }
+
+    /// Drops the entries of sessions that stopped (the memory sweep).
+    pub fn prune(&self) {
+        self.sessions.prune();
+    }
+
+    /// Registry entries held, stopped sessions' included (for tests).
+    pub fn held_sessions(&self) -> usize {
+        self.sessions.held()
     }
 
     fn forget(&self, order_no: &str) {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if sessions.get(order_no).is_some_and(|a| !a.connected()) {
-            sessions.remove(order_no);
-        }
+        self.sessions.forget(&order_no.to_string());
     }
 }

@@ -14,7 +14,6 @@ use actix::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const IDLE: Duration = Duration::from_secs(300);
 const ATTEMPTS: usize = 5;
 
 pub struct OrderSession {
@@ -23,6 +22,8 @@ pub struct OrderSession {
     stores: LiveStores,
     bus: Arc<dyn Bus>,
     clock: Clock,
+    /// A session nobody used for this long stops; the next move starts a new one.
+    idle: Duration,
     last_used: Instant,
 }
 
@@ -33,6 +34,7 @@ impl OrderSession {
         stores: LiveStores,
         bus: Arc<dyn Bus>,
         clock: Clock,
+        idle: Duration,
     ) -> OrderSession {
         OrderSession {
             order_no,
@@ -40,6 +42,7 @@ impl OrderSession {
             stores,
             bus,
             clock,
+            idle,
             last_used: Instant::now(),
         }
     }
@@ -49,8 +52,8 @@ impl Actor for OrderSession {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Context<Self>) {
-        ctx.run_interval(IDLE / 5, |session, ctx| {
-            if session.last_used.elapsed() >= IDLE {
+        ctx.run_interval(self.idle / 5, |session, ctx| {
+            if session.last_used.elapsed() >= session.idle {
                 ctx.stop();
             }
         });

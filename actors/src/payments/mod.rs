@@ -52,17 +52,14 @@ use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{NotifyStatus, PaymentError, PaymentProvider};
 use actix::{Actor, Addr, ArbiterHandle, Handler, Message};
 use session::{Deadline, Due, Notify, Query};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use crate::actor_registry::{ActorRegistry, IDLE};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub mod reconcile;
 
 /// The pay-in-progress record lives 30 minutes (spec §3, §9); so does an attempt.
 pub const PAYMENT_LIFETIME_MS: i64 = 30 * 60_000;
-
-/// A session nobody used for this long, with no timer pending, stops.
-const IDLE: Duration = Duration::from_secs(300);
 
 #[derive(Debug, thiserror::Error)]
 pub enum PayFailure {
@@ -106,7 +103,7 @@ pub struct PaymentService {
     arbiter: ArbiterHandle,
     idle: Duration,
     limits: AttemptLimits,
-    sessions: Mutex<HashMap<String, Addr<PaymentSession>>>,
+    sessions: ActorRegistry<String, PaymentSession>,
 }
 
 /// What [`PaymentService::restore_open`] found at start-up.
@@ -135,7 +132,7 @@ impl PaymentService {
             arbiter,
             idle: IDLE,
             limits: AttemptLimits::default(),
-            sessions: Mutex::new(HashMap::new()),
+            sessions: ActorRegistry::default(),
         }
     }
 
@@ -222,8 +219,7 @@ impl PaymentService {
 
     /// How many payment sessions are alive in this process.
     pub fn live_sessions(&self) -> usize {
-        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        sessions.values().filter(|a| a.connected()).count()
+        self.sessions.live()
     }
 
     /// Sends `msg` to the attempt's session and waits for its answer; a session that stopped
@@ -244,22 +240,23 @@ impl PaymentService {
     }
 
     fn session(&self, payment_id: &str) -> Addr<PaymentSession> {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(addr) = sessions.get(payment_id).filter(|a| a.connected()) {
-            return addr.clone();
-        }
-        // Sessions stop themselves when idle; drop their entries as new ones start.
-        sessions.retain(|_, a| a.connected());
-        let session = PaymentSession::new(payment_id.to_string(), self.core.clone(), self.idle);
-        let addr = PaymentSession::start_in_arbiter(&self.arbiter, |_| session);
-        sessions.insert(payment_id.to_string(), addr.clone());
-        addr
+        self.sessions.get_or_start(&payment_id.to_string(), || {
+            let session = PaymentSession::new(payment_id.to_string(), self.core.clone(), self.idle);
+            PaymentSession::start_in_arbiter(&self.arbiter, |_| session)
+        })
     }
 
     fn forget(&self, payment_id: &str) {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if sessions.get(payment_id).is_some_and(|a| !a.connected()) {
-            sessions.remove(payment_id);
-        }
+        self.sessions.forget(&payment_id.to_string());
+    }
+
+    /// Drops the entries of sessions that stopped (the memory sweep).
+    pub fn prune(&self) {
+        self.sessions.prune();
+    }
+
+    /// Registry entries held, stopped sessions' included (for tests).
+    pub fn held_sessions(&self) -> usize {
+        self.sessions.held()
     }
 }

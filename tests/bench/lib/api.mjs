@@ -50,6 +50,11 @@ async function tomorrowSlot(base, token, store) {
 /** Fills the customer's cart and submits it; answers { orderNo, submitMs }: submitMs is the
  *  submit call alone. `key` is the Idempotency-Key. */
 export async function placeOrder(base, token, key, { store = 'SH001' } = {}) {
+  return submitCart(base, token, key, await fillCart(base, token, { store }));
+}
+
+/** Puts a 12" pizza and two colas in the cart, booked for pickup tomorrow; answers the cart. */
+export async function fillCart(base, token, { store = 'SH001' } = {}) {
   let cart = await call(base, 'POST', '/cart/items', {
     token,
     body: { storeCode: store, items: [{ productCode: 'PZ001', selection: { sizeCode: '12' } }, { productCode: 'DR001', quantity: 2 }] },
@@ -68,6 +73,11 @@ export async function placeOrder(base, token, key, { store = 'SH001' } = {}) {
       await new Promise((r) => setTimeout(r, 400));
     }
   }
+  return cart;
+}
+
+/** Submits the cart (as `fillCart` answered it); answers { orderNo, submitMs }. */
+export async function submitCart(base, token, key, cart) {
   const body = {
     orderType: cart.orderType, isBookOrder: cart.isBookOrder, plannedDeliverTime: cart.orderTime,
     receiverName: 'Bench', receiverMobile: '13900000000', remark: '', tableware: 1, isNeedInvoice: false,

@@ -12,7 +12,7 @@
 #
 # Environment: PIZZA_BIN (target/release/pizza-order; target/debug/pizza-order works, slower),
 # BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL
-# (redis://127.0.0.1:6379), BENCH_USERS (8), BENCH_DURATION (600), BENCH_IDLE (60),
+# (redis://127.0.0.1:6379), BENCH_USERS (8), BENCH_RATE (orders/s, 0: no pause), BENCH_DURATION (600), BENCH_IDLE (60),
 # BENCH_SAMPLE (10), BENCH_WORKERS (2), BENCH_PORT (3600), BENCH_SAMPLES_FILE (keep the samples).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -76,7 +76,7 @@ printf 'seconds\tphase\trss_kb\n' >"$SAMPLES"
 start_kb=$(sample start)
 echo "server $SERVER_PID ready at $BASE, RSS $(mb "$start_kb"); $USERS customers for ${DURATION}s, then ${IDLE}s idle"
 
-BASE=$BASE USERS=$USERS DURATION_SECONDS=$DURATION node tests/bench/soak/client.mjs >"$WORK/client.log" 2>&1 &
+BASE=$BASE USERS=$USERS DURATION_SECONDS=$DURATION RATE=${BENCH_RATE:-0} node tests/bench/soak/client.mjs >"$WORK/client.log" 2>&1 &
 CLIENT_PID=$!
 peak_kb=$start_kb
 while kill -0 "$CLIENT_PID" 2>/dev/null; do
