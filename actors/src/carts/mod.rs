@@ -121,8 +121,23 @@ impl CartRegistry {
         key: &CartKey,
         mutation: Mutation,
     ) -> Result<StoredCart, CartFailure> {
+        self.update_from(key, None, mutation).await
+    }
+
+    /// [`update`](Self::update) starting from the cart as the caller just read it (saves
+    /// reading it again; a cart changed meanwhile is read again and the mutation re-applied).
+    pub async fn update_from(
+        &self,
+        key: &CartKey,
+        read: Option<StoredCart>,
+        mutation: Mutation,
+    ) -> Result<StoredCart, CartFailure> {
         for _ in 0..2 {
-            match self.session(key).send(Update(mutation.clone())).await {
+            match self
+                .session(key)
+                .send(Update(mutation.clone(), read.clone()))
+                .await
+            {
                 Ok(result) => return result,
                 // The session stopped (idle) between lookup and send: start a new one.
                 Err(_) => self.forget(key),

@@ -59,10 +59,11 @@ impl Actor for CartSession {
     }
 }
 
-/// Apply a mutation and persist it.
+/// Apply a mutation and persist it; the cart as the caller just read it, if it did, is the
+/// first one tried (a stale one loses its compare-and-set and is read again).
 #[derive(Message)]
 #[rtype(result = "Result<StoredCart, CartFailure>")]
-pub struct Update(pub Mutation);
+pub struct Update(pub Mutation, pub Option<StoredCart>);
 
 impl Handler<Update> for CartSession {
     type Result = AtomicResponse<Self, Result<StoredCart, CartFailure>>;
@@ -76,7 +77,8 @@ impl Handler<Update> for CartSession {
             self.clock.clone(),
         );
         AtomicResponse::new(Box::pin(
-            async move { update(&key, &carts, bus.as_ref(), &clock, msg.0).await }.into_actor(self),
+            async move { update(&key, &carts, bus.as_ref(), &clock, msg.0, msg.1).await }
+                .into_actor(self),
         ))
     }
 }
@@ -87,10 +89,15 @@ async fn update(
     bus: &dyn Bus,
     clock: &Clock,
     mutation: Mutation,
+    read: Option<StoredCart>,
 ) -> Result<StoredCart, CartFailure> {
     let storage_key = key.storage_key();
+    let mut read = read;
     for _ in 0..ATTEMPTS {
-        let mut stored = carts.load(&storage_key).await?;
+        let mut stored = match read.take() {
+            Some(stored) => stored,
+            None => carts.load(&storage_key).await?,
+        };
         if !mutation(&mut stored.cart)? {
             return Ok(stored);
         }

@@ -213,17 +213,15 @@ pub async fn record_in(
     recorded: &Recorded,
     now: i64,
 ) -> Result<(), DbError> {
-    sqlx::query(
-        "DELETE FROM idempotency_keys WHERE scope = $1 AND idem_key = $2 AND created_at <= $3",
-    )
-    .bind(scope)
-    .bind(key)
-    .bind(now - KEEP_MS)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
+    // One statement: a new key, or one whose record is past its 24 hours, takes this answer;
+    // a live record (a twin that answered first) is left alone and this transaction fails.
+    let written = sqlx::query(
         "INSERT INTO idempotency_keys (scope, idem_key, body_hash, status, response, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (scope, idem_key) DO UPDATE SET body_hash = excluded.body_hash, \
+           status = excluded.status, response = excluded.response, \
+           created_at = excluded.created_at, claim = NULL \
+         WHERE idempotency_keys.created_at <= $7",
     )
     .bind(scope)
     .bind(key)
@@ -231,7 +229,11 @@ pub async fn record_in(
     .bind(i64::from(recorded.status))
     .bind(serde_json::to_string(&recorded.response)?)
     .bind(now)
+    .bind(now - KEEP_MS)
     .execute(&mut **tx)
     .await?;
+    if written.rows_affected() == 0 {
+        return Err(DbError::Conflict(format!("idempotency key {scope}/{key}")));
+    }
     Ok(())
 }

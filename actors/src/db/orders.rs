@@ -80,6 +80,17 @@ impl OrderRepo {
         &self.db
     }
 
+    /// What decides a payment's fate: the order's state and the payment that keeps its money
+    /// (one row, no lines: the payment sessions ask this on every settlement).
+    pub async fn settlement(&self, order_no: &str) -> Result<Option<(u8, Option<String>)>, DbError> {
+        let row = sqlx::query("SELECT state, paid_by FROM orders WHERE order_no = $1")
+            .bind(order_no)
+            .fetch_optional(self.db.pool())
+            .await?;
+        row.map(|r| Ok((r.try_get::<i64, _>("state")? as u8, r.try_get("paid_by")?)))
+            .transpose()
+    }
+
     pub async fn find(&self, order_no: &str) -> Result<Option<OrderRow>, DbError> {
         let row = sqlx::query(
             "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
@@ -148,6 +159,10 @@ impl OrderRepo {
     }
 }
 
+/// Lines written by one INSERT: 8 parameters each, well within SQLite's and PostgreSQL's
+/// limits on parameters a statement.
+const LINES_PER_INSERT: usize = 100;
+
 /// Inserts the order, its lines and its first history row; answers the order id. A taken
 /// order number is a unique-constraint error the caller retries with another number.
 pub async fn insert_in(
@@ -179,21 +194,44 @@ pub async fn insert_in(
     .fetch_one(&mut **tx)
     .await?;
     let id: i64 = row.try_get("id")?;
-    for (line_no, line) in order.lines.iter().enumerate() {
-        sqlx::query(
+    // The lines in one statement (a batch of them for a very long order): each is a round trip
+    // the order's transaction would otherwise wait for.
+    for (batch_no, batch) in order.lines.chunks(LINES_PER_INSERT).enumerate() {
+        let values: Vec<String> = (0..batch.len())
+            .map(|i| {
+                let p = i * 8;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5,
+                    p + 6,
+                    p + 7,
+                    p + 8
+                )
+            })
+            .collect();
+        let sql = format!(
             "INSERT INTO order_lines (order_no, line_no, product_code, quantity, unit_price, \
-             count_price, discount, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&order.order_no)
-        .bind(line_no as i64 + 1)
-        .bind(&line.product_code)
-        .bind(i64::from(line.quantity))
-        .bind(line.unit_price.0)
-        .bind(line.count_price.0)
-        .bind(line.discount.0)
-        .bind(serde_json::to_string(&line.doc)?)
-        .execute(&mut **tx)
-        .await?;
+             count_price, discount, doc) VALUES {}",
+            values.join(", ")
+        );
+        let mut insert = sqlx::query(&sql);
+        for (i, line) in batch.iter().enumerate() {
+            let line_no = (batch_no * LINES_PER_INSERT + i) as i64 + 1;
+            insert = insert
+                .bind(&order.order_no)
+                .bind(line_no)
+                .bind(&line.product_code)
+                .bind(i64::from(line.quantity))
+                .bind(line.unit_price.0)
+                .bind(line.count_price.0)
+                .bind(line.discount.0)
+                .bind(serde_json::to_string(&line.doc)?);
+        }
+        insert.execute(&mut **tx).await?;
     }
     sqlx::query(
         "INSERT INTO order_events (order_no, seq, state, progress, actor, note, at) \
@@ -447,10 +485,11 @@ pub async fn transition_in(
     // A payment move also claims `paid_by`, and only while it is empty: whatever the version
     // check let through, a second payment can never take an order's settlement. (Placeholders
     // in ascending order: SQLite numbers them by first appearance.)
-    let done = match &t.paid_by {
+    let written = match &t.paid_by {
         None => sqlx::query(
             "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
-             paid_amount = paid_amount + $3, updated_at = $4 WHERE order_no = $5 AND version = $6",
+             paid_amount = paid_amount + $3, updated_at = $4 WHERE order_no = $5 AND version = $6 \
+             RETURNING seq",
         )
         .bind(i64::from(t.state))
         .bind(i64::from(t.progress))
@@ -461,7 +500,7 @@ pub async fn transition_in(
         Some(payment_id) => sqlx::query(
             "UPDATE orders SET state = $1, progress = $2, seq = seq + 1, version = version + 1, \
              paid_amount = paid_amount + $3, updated_at = $4, paid_by = $5 \
-             WHERE order_no = $6 AND version = $7 AND paid_by IS NULL",
+             WHERE order_no = $6 AND version = $7 AND paid_by IS NULL RETURNING seq",
         )
         .bind(i64::from(t.state))
         .bind(i64::from(t.progress))
@@ -471,16 +510,12 @@ pub async fn transition_in(
         .bind(order_no)
         .bind(read_version),
     }
-    .execute(&mut **tx)
+    .fetch_optional(&mut **tx)
     .await?;
-    if done.rows_affected() != 1 {
+    let Some(written) = written else {
         return Ok(None);
-    }
-    let seq: i64 = sqlx::query("SELECT seq FROM orders WHERE order_no = $1")
-        .bind(order_no)
-        .fetch_one(&mut **tx)
-        .await?
-        .try_get("seq")?;
+    };
+    let seq: i64 = written.try_get("seq")?;
     sqlx::query(
         "INSERT INTO order_events (order_no, seq, state, progress, actor, note, at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7)",

@@ -4,7 +4,7 @@ use super::view::{order_arrival, order_eta, stamp_arrival, tablet_order};
 use super::OrderFailure;
 use crate::bus::{Bus, Event};
 use crate::clock::Clock;
-use crate::db::orders::{OrderRepo, TransitionRow};
+use crate::db::orders::{OrderRepo, OrderRow, TransitionRow};
 use crate::domain::money::Fen;
 use crate::domain::ordering::order_machine::{
     apply, Actor as Mover, Command, OrderState, Transition,
@@ -137,14 +137,25 @@ async fn make_move(
         .increment(1);
         // The tablets see an order from the moment it reaches the store until it leaves.
         let for_tablets = transition.reaches_store || current.in_store_queue();
+        // The row as the transition wrote it (a compare-and-set on the version read, so
+        // nothing else changed it meanwhile): announced without reading it back.
+        let written = OrderRow {
+            state: transition.state,
+            progress: transition.progress,
+            seq,
+            version: row.version + 1,
+            paid_amount: row.paid_amount + msg.paid,
+            paid_by: msg.paid_by.clone().or(row.paid_by),
+            updated_at: now,
+            ..row
+        };
         announce(
-            order_no,
+            &written,
             repo,
             stores,
             bus,
             clock,
             &transition,
-            seq,
             now,
             for_tablets,
         )
@@ -152,8 +163,8 @@ async fn make_move(
         return Ok(MoveDone {
             transition,
             seq,
-            store_code: row.store_code,
-            user_id: row.user_id,
+            store_code: written.store_code,
+            user_id: written.user_id,
             at: now,
         });
     }
@@ -165,23 +176,21 @@ async fn make_move(
 /// the next event's seq gap or their next snapshot.
 #[allow(clippy::too_many_arguments)]
 async fn announce(
-    order_no: &str,
+    row: &OrderRow,
     repo: &OrderRepo,
     stores: &LiveStores,
     bus: &dyn Bus,
     clock: &Clock,
     transition: &Transition,
-    seq: i64,
     at: i64,
     for_tablets: bool,
 ) {
-    let (row, history) = match (repo.find(order_no).await, repo.history(order_no).await) {
-        (Ok(Some(row)), Ok(history)) => (row, history),
-        _ => {
-            tracing::warn!(
-                order_no,
-                "order moved but could not be read back to announce it"
-            );
+    let order_no = row.order_no.as_str();
+    let seq = row.seq;
+    let history = match repo.history(order_no).await {
+        Ok(history) => history,
+        Err(e) => {
+            tracing::warn!(error = %e, order_no, "order moved but its history could not be read to announce it");
             return;
         }
     };
@@ -193,15 +202,15 @@ async fn announce(
         progress: transition.progress,
         state: transition.state,
         at,
-        eta: order_eta(&row, &history, store.as_ref(), clock.now_ms()),
-        arrival: order_arrival(&row, &history, store.as_ref(), clock.now_ms()),
+        eta: order_eta(row, &history, store.as_ref(), clock.now_ms()),
+        arrival: order_arrival(row, &history, store.as_ref(), clock.now_ms()),
         seq: seq.max(0) as u64,
     };
     if let Err(e) = bus.publish(&progress).await {
         tracing::warn!(error = %e, order_no, "order:progress not published");
     }
     if for_tablets {
-        let mut card = tablet_order(&row, &history);
+        let mut card = tablet_order(row, &history);
         stamp_arrival(&mut card, store.as_ref(), clock.now_ms());
         let card = serde_json::to_value(card).unwrap_or_default();
         let event = Event::TabletOrder {

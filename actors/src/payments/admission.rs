@@ -62,9 +62,13 @@ impl PaymentService {
                         .core
                         .open_at_provider(*row, &order, method, request)
                         .await;
+                    if let Ok((row, _)) = &opened {
+                        // The row was just written: the session arms its timer from it.
+                        self.start_knowing(row);
+                    }
                     if !matches!(opened, Err(PayFailure::Db(_))) {
-                        // Answered once the session has read the row and armed the timer, so
-                        // the timer counts from the clock of the create.
+                        // Answered once the session has armed the timer, so the timer counts
+                        // from the clock of the create.
                         if let Err(e) = self.ask(&payment_id, Deadline).await {
                             tracing::warn!(error = %e, payment = %payment_id, "payment session not started; the sweep expires it");
                         }

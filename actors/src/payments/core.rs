@@ -168,9 +168,9 @@ impl PaymentCore {
         status: NotifyStatus,
         amount: Fen,
     ) -> Result<Settled, PayFailure> {
-        if self.repo.get(payment_id).await?.is_none() {
+        let Some(row) = self.repo.get(payment_id).await? else {
             return Err(PayFailure::NotFound);
-        }
+        };
         let answer = self.provider.query(payment_id).await?;
         match (status, answer) {
             (
@@ -180,7 +180,9 @@ impl PaymentCore {
                     amount: a,
                     ..
                 },
-            ) if t == trade_no && a == amount => self.settle_paid(payment_id, &t, a).await,
+            ) if t == trade_no && a == amount => {
+                self.settle_paid_from(Some(row), payment_id, &t, a).await
+            }
             (
                 NotifyStatus::Failed | NotifyStatus::Cancelled,
                 ProviderPaymentStatus::Failed { reason },

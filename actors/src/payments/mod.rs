@@ -166,9 +166,8 @@ impl PaymentService {
         status: NotifyStatus,
         amount: Fen,
     ) -> Result<Settled, PayFailure> {
-        if self.repo().get(payment_id).await?.is_none() {
-            return Err(PayFailure::NotFound);
-        }
+        // A payment id we never issued is answered NotFound by its session (the notify is
+        // signed: only the provider sends one), so it is not looked up here first.
         let msg = Notify {
             trade_no: trade_no.to_string(),
             status,
@@ -244,6 +243,17 @@ impl PaymentService {
             let session = PaymentSession::new(payment_id.to_string(), self.core.clone(), self.idle);
             PaymentSession::start_in_arbiter(&self.arbiter, |_| session)
         })
+    }
+
+    /// Starts the session of an attempt whose row was just written (unless one runs): it arms
+    /// its timer from `row` instead of reading it back.
+    fn start_knowing(&self, row: &PaymentRow) {
+        self.sessions.get_or_start(&row.payment_id, || {
+            let session =
+                PaymentSession::new(row.payment_id.clone(), self.core.clone(), self.idle)
+                    .knowing(row.state, row.expires_at);
+            PaymentSession::start_in_arbiter(&self.arbiter, |_| session)
+        });
     }
 
     fn forget(&self, payment_id: &str) {

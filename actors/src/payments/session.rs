@@ -35,6 +35,8 @@ pub struct PaymentSession {
     idle: Duration,
     last_used: Instant,
     timer: Option<Timer>,
+    /// (state, expires_at) when whoever started the session had just written the row.
+    known: Option<(PaymentState, i64)>,
 }
 
 struct Timer {
@@ -50,7 +52,15 @@ impl PaymentSession {
             idle,
             last_used: Instant::now(),
             timer: None,
+            known: None,
         }
+    }
+
+    /// A session for an attempt just written: its state and deadline are known, so it arms
+    /// its timer without reading the row back.
+    pub(super) fn knowing(mut self, state: PaymentState, expires_at: i64) -> Self {
+        self.known = Some((state, expires_at));
+        self
     }
 
     /// Fires [`Due`] at `deadline` (epoch ms by the service's clock), replacing any timer.
@@ -67,16 +77,34 @@ impl PaymentSession {
         }
     }
 
-    /// One turn: `work`, then the row read back; a row no longer open needs no timer.
+    /// One turn: `work`, then, while a timer is armed, the row read back: a row no longer
+    /// open needs no timer.
     fn turn<T: 'static>(
         &mut self,
         work: impl Future<Output = Result<T, PayFailure>> + 'static,
     ) -> AtomicResponse<Self, Result<T, PayFailure>> {
+        self.turn_knowing(work, |_| false)
+    }
+
+    /// [`turn`](Self::turn) for work whose answer can tell that the row is no longer open
+    /// (`closed` answers true): then it is not read back.
+    fn turn_knowing<T: 'static>(
+        &mut self,
+        work: impl Future<Output = Result<T, PayFailure>> + 'static,
+        closed: impl FnOnce(&Result<T, PayFailure>) -> bool + 'static,
+    ) -> AtomicResponse<Self, Result<T, PayFailure>> {
         self.last_used = Instant::now();
         let (core, id) = (self.core.clone(), self.payment_id.clone());
+        let timed = self.timer.is_some();
         AtomicResponse::new(Box::pin(
             async move {
                 let answer = work.await;
+                if !timed {
+                    return (answer, true); // no timer to disarm
+                }
+                if closed(&answer) {
+                    return (answer, false);
+                }
                 let still_open = match core.repo.get(&id).await {
                     Ok(Some(p)) => open(p.state),
                     Ok(None) => false,
@@ -112,6 +140,13 @@ impl Actor for PaymentSession {
                 ctx.stop();
             }
         });
+        if let Some((state, expires_at)) = self.known.take() {
+            let now = self.core.clock.now_ms();
+            if let Some(deadline) = arm_at_start(state, expires_at, now) {
+                self.arm(ctx, deadline);
+            }
+            return;
+        }
         // Waited for: the first message finds the timer armed.
         let (core, id) = (self.core.clone(), self.payment_id.clone());
         ctx.wait(
@@ -191,10 +226,14 @@ impl Handler<Notify> for PaymentSession {
 
     fn handle(&mut self, msg: Notify, _: &mut Context<Self>) -> Self::Result {
         let (core, id) = (self.core.clone(), self.payment_id.clone());
-        self.turn(async move {
-            core.on_notify(&id, &msg.trade_no, msg.status, msg.amount)
-                .await
-        })
+        let paid = msg.status == NotifyStatus::Paid;
+        self.turn_knowing(
+            async move {
+                core.on_notify(&id, &msg.trade_no, msg.status, msg.amount)
+                    .await
+            },
+            move |answer| paid && settled_paid(answer),
+        )
     }
 }
 
@@ -212,7 +251,10 @@ impl Handler<SettlePaid> for PaymentSession {
 
     fn handle(&mut self, msg: SettlePaid, _: &mut Context<Self>) -> Self::Result {
         let (core, id) = (self.core.clone(), self.payment_id.clone());
-        self.turn(async move { core.settle_paid(&id, &msg.trade_no, msg.amount).await })
+        self.turn_knowing(
+            async move { core.settle_paid(&id, &msg.trade_no, msg.amount).await },
+            settled_paid,
+        )
     }
 }
 
@@ -314,6 +356,12 @@ impl Handler<Deadline> for PaymentSession {
         self.last_used = Instant::now();
         Ok(self.timer.as_ref().map(|t| t.deadline))
     }
+}
+
+/// Whether a paid settlement's answer says the attempt is no longer open: it is paid (kept,
+/// or being refunded, or refunded). A failed attempt stays open until its expiry.
+fn settled_paid(answer: &Result<Settled, PayFailure>) -> bool {
+    matches!(answer, Ok(Settled::Applied | Settled::AlreadyApplied))
 }
 
 /// How long a timer for `deadline` waits at `now` (epoch ms): never negative.

@@ -49,12 +49,29 @@ impl PaymentCore {
         trade_no: &str,
         amount: Fen,
     ) -> Result<Settled, PayFailure> {
+        self.settle_paid_from(None, payment_id, trade_no, amount)
+            .await
+    }
+
+    /// [`settle_paid`](Self::settle_paid) starting from the row the caller just read (in
+    /// the same session turn); a stale one loses its compare-and-set and is read again.
+    pub(super) async fn settle_paid_from(
+        &self,
+        read: Option<PaymentRow>,
+        payment_id: &str,
+        trade_no: &str,
+        amount: Fen,
+    ) -> Result<Settled, PayFailure> {
+        let mut read = read;
         for _ in 0..ATTEMPTS {
-            let p = self
-                .repo
-                .get(payment_id)
-                .await?
-                .ok_or(PayFailure::NotFound)?;
+            let p = match read.take() {
+                Some(p) => p,
+                None => self
+                    .repo
+                    .get(payment_id)
+                    .await?
+                    .ok_or(PayFailure::NotFound)?,
+            };
             if amount != p.amount {
                 return Err(PayFailure::AmountMismatch {
                     want: p.amount,
@@ -102,13 +119,13 @@ impl PaymentCore {
             _ => return Ok(Outcome::NotPaid),
         }
         for _ in 0..ATTEMPTS {
-            let order = self
+            let (state, paid_by) = self
                 .orders
                 .repo()
-                .find(&p.order_no)
+                .settlement(&p.order_no)
                 .await?
                 .ok_or(OrderFailure::NotFound)?;
-            match verdict(&p.payment_id, order.state, order.paid_by.as_deref()) {
+            match verdict(&p.payment_id, state, paid_by.as_deref()) {
                 Verdict::Keep => return Ok(Outcome::Kept),
                 Verdict::Refund(reason) => return self.start_refund(p, reason).await,
                 Verdict::Undecided => {
@@ -132,16 +149,16 @@ impl PaymentCore {
     /// refunded (owed first, then asked for, like every other refund). Only the kept attempt of
     /// a completed order; anything else is decided as usual.
     pub(super) async fn refund_kept(&self, p: &PaymentRow) -> Result<Outcome, PayFailure> {
-        let order = self
+        let (state, paid_by) = self
             .orders
             .repo()
-            .find(&p.order_no)
+            .settlement(&p.order_no)
             .await?
             .ok_or(OrderFailure::NotFound)?;
-        let kept = order.paid_by.as_deref() == Some(p.payment_id.as_str());
+        let kept = paid_by.as_deref() == Some(p.payment_id.as_str());
         if p.state == PaymentState::Paid
             && kept
-            && order.state == crate::domain::ordering::order_machine::state::COMPLETED
+            && state == crate::domain::ordering::order_machine::state::COMPLETED
         {
             return self.start_refund(p, RefundReason::OrderRefunded).await;
         }

@@ -187,7 +187,18 @@ pub async fn update_and_render(
     owner: &CartOwner,
     mutation: Mutation,
 ) -> ApiResult<Reply<CartDto>> {
-    let stored = state.carts.update(&owner.key, mutation).await?;
+    update_and_render_from(state, ctx, owner, None, mutation).await
+}
+
+/// [`update_and_render`] from the cart as the handler just read it.
+pub async fn update_and_render_from(
+    state: &AppState,
+    ctx: &Ctx,
+    owner: &CartOwner,
+    read: Option<StoredCart>,
+    mutation: Mutation,
+) -> ApiResult<Reply<CartDto>> {
+    let stored = state.carts.update_from(&owner.key, read, mutation).await?;
     let snapshot = state.catalogue.get().await;
     Ok(reply(
         owner,
@@ -305,7 +316,8 @@ pub async fn add_items(
         Some(code) => code,
         None => cart_store(&snapshot, &current.cart).store_code,
     };
-    let store = orderable_store(&state, &snapshot, &store_code).await?;
+    // The store and its live state (the sold-out list) in one read of its board.
+    let (store, live) = orderable_board(&state, &snapshot, &store_code).await?;
     let order_type = order_type_for_add(
         body.service_method,
         &store.service_methods,
@@ -313,7 +325,7 @@ pub async fn add_items(
     )?;
     check_store_takes(&store, &current.cart, order_type, state.clock.now_ms())?;
     let at = cart_time(&current.cart, state.clock.now_ms());
-    let sold_out = state.stores.live(&store.store_code).await?.sold_out;
+    let sold_out = live.sold_out;
     let rules = RuleContext {
         at: china_time(at),
         store_code: &store.store_code,
@@ -325,7 +337,7 @@ pub async fn add_items(
         lines.push(check_item(&snapshot, &rules, &sold_out, item)?);
     }
     let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
-    update_and_render(&state, &ctx, &owner, mutation).await
+    update_and_render_from(&state, &ctx, &owner, Some(current), mutation).await
 }
 
 /// A store its staff closed (休息中) takes no items (`adding::store_takes_items`), saying why

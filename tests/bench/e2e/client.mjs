@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call, createPayment, phoneNumber, placeOrder, register, sandboxPay } from '../lib/api.mjs';
+import { createPayment, fillCart, makeMember, phoneNumber, register, sandboxPay, submitCart } from '../lib/api.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The app's own Socket.IO client (frontend/node_modules): the one the tablet uses.
@@ -62,9 +62,33 @@ const tabletEvent = (orderNo) =>
     ? Promise.resolve(arrived.get(orderNo))
     : new Promise((resolve) => waiting.set(orderNo, resolve));
 
-// The customers, on their node.
+// The customers, on their node. With LOYALTY=1 each is a club member with points and a coupon
+// for every order (the member's ¥30 off ¥150, chosen by the cart), and every order spends
+// both: two pizzas to reach the coupon's threshold, POINTS points (100) off. The points are
+// held at submit and captured at payment, the coupon locked at submit and used at payment.
+const loyalty = process.env.LOYALTY === '1';
+const spendPoints = Number(process.env.POINTS ?? 100);
 const tokens = [];
-for (let i = 0; i < users; i++) tokens.push((await register(customerBase, phoneNumber(run, 100 + i))).token);
+for (let i = 0; i < users; i++) {
+  const phone = phoneNumber(run, 100 + i);
+  const { token } = await register(customerBase, phone);
+  if (loyalty) {
+    await makeMember(customerBase, token, phone, process.env.OPS_TOKEN, {
+      points: 10_000_000,
+      template: 'CP_MEMBER_150_30',
+      coupons: 400,
+    });
+  }
+  tokens.push(token);
+}
+
+/** Cart and submit; answers { orderNo, submitMs }. */
+async function placeOrder(token, key) {
+  const cart = await fillCart(customerBase, token, { pizzas: loyalty ? 2 : 1 });
+  if (!loyalty) return submitCart(customerBase, token, key, cart);
+  if (!(cart.osCoupons?.length > 0)) throw new Error(`the cart chose no coupon: ${JSON.stringify(cart.osCoupons)}`);
+  return submitCart(customerBase, token, key, cart, { points: spendPoints });
+}
 
 const started = performance.now();
 const measureFrom = started + warmup * 1000;
@@ -80,7 +104,7 @@ let lastError = '';
 async function customer(token, i) {
   for (let n = 0; performance.now() < end; n++) {
     try {
-      const { orderNo, submitMs } = await placeOrder(customerBase, token, `e2e-${run}-${i}-${n}`);
+      const { orderNo, submitMs } = await placeOrder(token, `e2e-${run}-${i}-${n}`);
       const paymentId = await createPayment(customerBase, token, orderNo, `e2e-pay-${run}-${i}-${n}`);
       const pressed = performance.now();
       const counted = pressed >= measureFrom && pressed < end;

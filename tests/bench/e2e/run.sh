@@ -17,7 +17,8 @@
 #
 # Environment: PIZZA_BIN (target/release/pizza-order), BENCH_DATABASE_URL
 # (postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (redis://127.0.0.1:6379),
-# BENCH_NODES, BENCH_USERS, BENCH_DURATION, BENCH_WARMUP, BENCH_WORKERS, BENCH_PORT (3500).
+# BENCH_NODES, BENCH_USERS, BENCH_DURATION, BENCH_WARMUP, BENCH_WORKERS, BENCH_PORT (3500), BENCH_LOYALTY
+# (1: every customer a club member spending points and a coupon on every order).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
@@ -70,6 +71,9 @@ for nodes in $NODE_COUNTS; do
     # Each customer here pays several orders a second, far past a person's ceiling of new
     # payment attempts a minute (docs/payments-and-orders.md "Attempts under load").
     PIZZA__PAYMENT__MAX_ATTEMPTS_PER_USER_MINUTE=1000000
+    # The chain's operations API: the loyalty variant (BENCH_LOYALTY=1) gives each customer
+    # points and coupons through it.
+    PIZZA__ORDERING__OPS_TOKEN=bench-e2e-ops-token-0123456789
     "PIZZA__SERVER__WORKERS=$workers" "PIZZA__SERVER__STATIC_DIR=$ROOT/frontend/dist")
   env -u RUST_LOG "${env[@]}" "$PIZZA_BIN" migrate --data-dir "$WORK/data" >"$WORK/migrate.log" 2>&1
   env -u RUST_LOG "${env[@]}" "$PIZZA_BIN" seed --data-dir "$WORK/data" >"$WORK/seed.log" 2>&1
@@ -90,6 +94,7 @@ for nodes in $NODE_COUNTS; do
   done
   echo "$nodes node(s), $workers worker(s) each: $USERS customers on ${bases[0]}, the tablet on ${bases[-1]}, ${WARMUP}s warm-up + ${DURATION}s"
   out=$(CUSTOMER_BASE=${bases[0]} STORE_BASE=${bases[-1]} USERS=$USERS DURATION_SECONDS=$DURATION WARMUP_SECONDS=$WARMUP \
+    LOYALTY=${BENCH_LOYALTY:-0} OPS_TOKEN=bench-e2e-ops-token-0123456789 \
     node tests/bench/e2e/client.mjs) || { echo "$out" >&2; echo "the client failed" >&2; exit 1; }
   result=$(tail -n 1 <<<"$out")
   echo "  $result"

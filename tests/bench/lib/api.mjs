@@ -53,11 +53,15 @@ export async function placeOrder(base, token, key, { store = 'SH001' } = {}) {
   return submitCart(base, token, key, await fillCart(base, token, { store }));
 }
 
-/** Puts a 12" pizza and two colas in the cart, booked for pickup tomorrow; answers the cart. */
-export async function fillCart(base, token, { store = 'SH001' } = {}) {
+/** Puts `pizzas` 12" pizzas (1) and two colas in the cart, booked for pickup tomorrow;
+ *  answers the cart. */
+export async function fillCart(base, token, { store = 'SH001', pizzas = 1 } = {}) {
   let cart = await call(base, 'POST', '/cart/items', {
     token,
-    body: { storeCode: store, items: [{ productCode: 'PZ001', selection: { sizeCode: '12' } }, { productCode: 'DR001', quantity: 2 }] },
+    body: {
+      storeCode: store,
+      items: [{ productCode: 'PZ001', quantity: pizzas, selection: { sizeCode: '12' } }, { productCode: 'DR001', quantity: 2 }],
+    },
   });
   const orderTime = await tomorrowSlot(base, token, store);
   // The cart keeps its booking after a submit; choosing it again within 380 ms is refused as
@@ -76,13 +80,15 @@ export async function fillCart(base, token, { store = 'SH001' } = {}) {
   return cart;
 }
 
-/** Submits the cart (as `fillCart` answered it); answers { orderNo, submitMs }. */
-export async function submitCart(base, token, key, cart) {
+/** Submits the cart (as `fillCart` answered it), spending `points` and the coupons the cart
+ *  chose (`osCoupons`); answers { orderNo, submitMs }. */
+export async function submitCart(base, token, key, cart, { points = 0 } = {}) {
   const body = {
     orderType: cart.orderType, isBookOrder: cart.isBookOrder, plannedDeliverTime: cart.orderTime,
     receiverName: 'Bench', receiverMobile: '13900000000', remark: '', tableware: 1, isNeedInvoice: false,
     paymentType: 'online', orderProductAmount: cart.priceOfProduct, activityAmount: cart.discountAmount,
     freightAmount: cart.deliveryFeeAfterPE, orderAmount: cart.orderAmount, shoppingCarVersion: cart.shoppingCarVersion,
+    osCoupons: cart.osCoupons ?? [], pointsDeductions: points,
   };
   const started = performance.now();
   const order = await call(base, 'POST', '/orders', { token, body, headers: { 'Idempotency-Key': key } });
@@ -107,4 +113,24 @@ export async function sandboxPay(base, paymentId) {
     body: JSON.stringify({ outcome: 'success' }),
   });
   if (!res.ok) throw new Error(`sandbox pay ${paymentId}: ${res.status} ${await res.text()}`);
+}
+
+/** The customer of `phone` made a club member with `points` and `coupons` coupons of
+ *  `template`, by the chain's operations API (`opsToken`): what the loyalty variant of the
+ *  benchmarks spends, an order at a time. */
+export async function makeMember(base, token, phone, opsToken, { points, template, coupons }) {
+  const { version } = await call(base, 'GET', '/members/agreement');
+  await call(base, 'POST', '/members/join', { token, body: { agreementVersion: version } });
+  await call(base, 'POST', '/chain/points/adjust', {
+    token: opsToken,
+    body: { cellPhone: phone, points, reason: 'bench', requestId: `bench-points-${phone}` },
+  });
+  for (let issued = 0, n = 0; issued < coupons; n++) {
+    const count = Math.min(100, coupons - issued);
+    await call(base, 'POST', '/chain/coupons/issue', {
+      token: opsToken,
+      body: { templateCode: template, cellPhone: phone, count, requestId: `bench-coupons-${phone}-${n}` },
+    });
+    issued += count;
+  }
 }

@@ -49,6 +49,9 @@ env=(PIZZA_ENV=production "DATABASE_URL=${PG_URL%/*}/$DB" "REDIS_URL=$REDIS_URL_
   "PIZZA__REDIS__KEY_PREFIX=$PREFIX" PIZZA__SMS__ALLOW_SANDBOX=true PIZZA__PAYMENT__ALLOW_SANDBOX=true
   PIZZA__ORDERING__TABLE_SECRET=bench-soak-table-secret-0123456789
   PIZZA__PAYMENT__SANDBOX_SECRET=bench-soak-sandbox-notify-key-0123456789
+  # Each customer pays an order every second or so, past a person's ceiling of new payment
+  # attempts a minute (docs/payments-and-orders.md "Attempts under load").
+  PIZZA__PAYMENT__MAX_ATTEMPTS_PER_USER_MINUTE=1000000
   "PIZZA__SERVER__WORKERS=$WORKERS" "PIZZA__SERVER__STATIC_DIR=$ROOT/frontend/dist"
   "PIZZA__SERVER__BIND=127.0.0.1:$PORT")
 env -u RUST_LOG "${env[@]}" "$PIZZA_BIN" migrate --data-dir "$WORK/data" >"$WORK/migrate.log" 2>&1

@@ -6,9 +6,12 @@
 // the median over CYCLES orders, and the statements of the median cycle are listed, grouped,
 // the repeated ones first: those are what to look at.
 //
+// LOYALTY=1: the customer is a club member and every order spends 100 points and a coupon (as
+// the end-to-end benchmark's loyalty variant); OPS_TOKEN is the node's operations token.
+//
 //   BASE=http://127.0.0.1:3601 NODE_LOG=/tmp/node.log CYCLES=9 node tests/bench/statements/count.mjs
 import { openSync, readSync, fstatSync } from 'node:fs';
-import { call, createPayment, fillCart, phoneNumber, register, submitCart } from '../lib/api.mjs';
+import { call, createPayment, fillCart, makeMember, phoneNumber, register, submitCart } from '../lib/api.mjs';
 
 const base = process.env.BASE;
 const logPath = process.env.NODE_LOG;
@@ -68,15 +71,21 @@ async function paid(token, orderNo) {
 
 const phases = ['cart', 'submit', 'payment attempt', 'pay + notify'];
 const run = Math.floor(Date.now() / 1000) % 100_000;
-const { token } = await register(base, phoneNumber(run, 1));
+const loyalty = process.env.LOYALTY === '1';
+const phone = phoneNumber(run, 1);
+const { token } = await register(base, phone);
+if (loyalty) {
+  await makeMember(base, token, phone, process.env.OPS_TOKEN, { points: 1_000_000, template: 'CP_MEMBER_150_30', coupons: cycles + 1 });
+}
 const perCycle = [];
 for (let i = 0; i <= cycles; i++) {
   await logged();
   const key = `stmt-${run}-${i}`;
   const counts = {};
-  const cart = await fillCart(base, token);
+  const cart = await fillCart(base, token, { pizzas: loyalty ? 2 : 1 });
   counts.cart = await logged();
-  const { orderNo } = await submitCart(base, token, key, cart);
+  if (loyalty && !(cart.osCoupons?.length > 0)) throw new Error('the cart chose no coupon');
+  const { orderNo } = await submitCart(base, token, key, cart, { points: loyalty ? 100 : 0 });
   counts.submit = await logged();
   const paymentId = await createPayment(base, token, orderNo, `${key}-pay`);
   counts['payment attempt'] = await logged();
@@ -87,7 +96,7 @@ for (let i = 0; i <= cycles; i++) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`statements per phase, median of ${cycles} orders (one customer, PostgreSQL, one node):`);
+console.log(`statements per phase, median of ${cycles} orders (one customer${loyalty ? ', a member spending points and a coupon' : ''}, PostgreSQL, one node):`);
 let total = 0;
 for (const phase of phases) {
   const ns = perCycle.map((c) => c[phase].length);

@@ -6,7 +6,7 @@
 # cycle phase by phase. A throwaway database and Redis prefix, dropped after.
 #
 # Environment: PIZZA_BIN (target/release/pizza-order), BENCH_DATABASE_URL, BENCH_REDIS_URL,
-# CYCLES (9), BENCH_PORT (3600).
+# CYCLES (9), BENCH_PORT (3600), BENCH_LOYALTY (1: a member spending points and a coupon).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
@@ -36,6 +36,7 @@ env=(PIZZA_ENV=production "DATABASE_URL=${PG_URL%/*}/$DB" "REDIS_URL=$REDIS_URL_
   PIZZA__ORDERING__TABLE_SECRET=bench-statements-table-secret-0123456789
   PIZZA__PAYMENT__SANDBOX_SECRET=bench-statements-sandbox-notify-key-0123
   PIZZA__PAYMENT__MAX_ATTEMPTS_PER_USER_MINUTE=1000000
+  PIZZA__ORDERING__OPS_TOKEN=bench-statements-ops-token-0123456789
   "PIZZA__SERVER__BIND=127.0.0.1:$PORT" "PIZZA__SERVER__STATIC_DIR=$ROOT/frontend/dist")
 env -u RUST_LOG "${env[@]}" "$PIZZA_BIN" migrate --data-dir "$WORK/data" >"$WORK/migrate.log" 2>&1
 env -u RUST_LOG "${env[@]}" "$PIZZA_BIN" seed --data-dir "$WORK/data" >"$WORK/seed.log" 2>&1
@@ -46,4 +47,5 @@ for _ in $(seq 1 600); do
   kill -0 "$PID" 2>/dev/null || { tail -n 30 "$WORK/node.log" >&2; exit 1; }
   sleep 0.1
 done
-BASE=http://127.0.0.1:$PORT NODE_LOG=$WORK/node.log CYCLES=${CYCLES:-9} node tests/bench/statements/count.mjs
+BASE=http://127.0.0.1:$PORT NODE_LOG=$WORK/node.log CYCLES=${CYCLES:-9} LOYALTY=${BENCH_LOYALTY:-0} \
+  OPS_TOKEN=bench-statements-ops-token-0123456789 node tests/bench/statements/count.mjs

@@ -244,21 +244,18 @@ impl PointsRepo {
     }
 }
 
-/// Takes the member's account row: inserted at zero if missing, then written, so the
-/// transaction holds it (and SQLite's write lock) before reading anything.
+/// Takes the member's account row: inserted at zero if missing, else written, in one
+/// statement (an upsert locks the row it updates, as an UPDATE does), so the transaction holds
+/// it (and SQLite's write lock) before reading anything.
 async fn touch(tx: &mut Tx, user_id: i64, now: i64) -> Result<(), DbError> {
     sqlx::query(
-        "INSERT INTO points_accounts (user_id, updated_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
+        "INSERT INTO points_accounts (user_id, updated_at) VALUES ($1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET updated_at = excluded.updated_at",
     )
     .bind(user_id)
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("UPDATE points_accounts SET updated_at = $2 WHERE user_id = $1")
-        .bind(user_id)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
     Ok(())
 }
 

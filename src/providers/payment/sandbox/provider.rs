@@ -38,25 +38,9 @@ impl PaymentProvider for SandboxPayments {
         if now >= req.expires_at {
             return invalid("expires_at has passed");
         }
+        // Written first, as almost every create is new: a payment id already taken (the same
+        // create again) is read and answered; a trade number taken draws another.
         for _ in 0..3 {
-            if let Some(trade) = self
-                .ledger
-                .get(&req.payment_id)
-                .await
-                .map_err(unavailable)?
-            {
-                let same = trade.order_no == req.order_no
-                    && trade.amount == req.amount
-                    && trade.method == req.method;
-                return if same && trade.state_at(now) == TradeState::Pending {
-                    Ok(trade.instructions)
-                } else {
-                    Err(PaymentError::rejected(
-                        "TRADE_HAS_EXISTED",
-                        "交易已存在 (the payment id is taken)",
-                    ))
-                };
-            }
             let trade_no = Self::trade_no(now);
             let instructions = self.instructions(req, &trade_no, now);
             let trade = TradeRow {
@@ -81,8 +65,6 @@ impl PaymentProvider for SandboxPayments {
                 notify_last_answer: None,
                 version: 1,
             };
-            // Taken meanwhile (the same create twice at once, or a trade number clash): the
-            // next round answers the trade that won, or draws another number.
             if self.ledger.insert(&trade).await.map_err(unavailable)? {
                 tracing::info!(
                     payment_id = %req.payment_id,
@@ -92,6 +74,24 @@ impl PaymentProvider for SandboxPayments {
                     "sandbox payment created"
                 );
                 return Ok(instructions);
+            }
+            if let Some(trade) = self
+                .ledger
+                .get(&req.payment_id)
+                .await
+                .map_err(unavailable)?
+            {
+                let same = trade.order_no == req.order_no
+                    && trade.amount == req.amount
+                    && trade.method == req.method;
+                return if same && trade.state_at(now) == TradeState::Pending {
+                    Ok(trade.instructions)
+                } else {
+                    Err(PaymentError::rejected(
+                        "TRADE_HAS_EXISTED",
+                        "交易已存在 (the payment id is taken)",
+                    ))
+                };
             }
         }
         Err(PaymentError::Unavailable(
