@@ -138,14 +138,16 @@ impl Application {
             order_views.clone(),
             peers_channel(&settings, "order-views").await?,
         );
-        let carts = Arc::new(CartRegistry::new(
-            CartRepo::new(db.clone()),
-            OrderRepo::new(db.clone()),
-            bus.clone(),
-            clock.clone(),
-            actor_thread.clone(),
-        )
-        .with_idle(settings.memory.session_idle()));
+        let carts = Arc::new(
+            CartRegistry::new(
+                CartRepo::new(db.clone()),
+                OrderRepo::new(db.clone()),
+                bus.clone(),
+                clock.clone(),
+                actor_thread.clone(),
+            )
+            .with_idle(settings.memory.session_idle()),
+        );
         // Bound before the state is built: the payment notify URL needs the port.
         let listener = TcpListener::bind(&settings.server.bind)
             .with_context(|| format!("binding {}", settings.server.bind))?;
@@ -175,14 +177,16 @@ impl Application {
             actor_thread.clone(),
             settings.memory.session_idle(),
         );
-        let orders = Arc::new(OrderRegistry::new(
-            OrderRepo::new(db.clone()),
-            LiveStores::new(catalogue.clone(), stores.clone()),
-            bus.clone(),
-            clock.clone(),
-            actor_thread.clone(),
-        )
-        .with_idle(settings.memory.session_idle()));
+        let orders = Arc::new(
+            OrderRegistry::new(
+                OrderRepo::new(db.clone()),
+                LiveStores::new(catalogue.clone(), stores.clone()),
+                bus.clone(),
+                clock.clone(),
+                actor_thread.clone(),
+            )
+            .with_idle(settings.memory.session_idle()),
+        );
         let loyalty = actors::loyalty::Loyalty::new(
             db.clone(),
             clock.clone(),

@@ -169,7 +169,13 @@ pub async fn seed_loyalty(db: &Db) -> anyhow::Result<()> {
         privilege(
             "points",
             ("积分", &format!("每消费 1 元得 {n} 积分")),
-            ("Points", &format!("{n} point(s) for every yuan paid")),
+            (
+                "Points",
+                &format!(
+                    "{n} point{} for every yuan paid",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ),
         )
     };
     // What each privilege says is what `actors::loyalty::privileges` gives (docs/loyalty.md

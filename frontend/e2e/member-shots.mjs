@@ -18,7 +18,7 @@ const now = Date.now();
 const words = {
   // The privileges as the server's seed words them (src/seed.rs): what the server gives.
   zh: { levels: ['普卡会员', '银卡会员', '金卡会员', '钻石会员'], earn: (n) => ['积分', `每消费 1 元得 ${n} 积分`], birthday: ['生日礼', '生日当月赠送马苏里拉芝士条一份（兑换券，每年一次，当月有效）'], delivery: ['免配送费', '每月两张免配送费券，外送订单可用，当月有效'], priority: ['优先制作', '您的订单在门店优先制作'], treat: '生日当月（3月）发放', points: '500积分', drink: '可乐一杯', pizza: '9英寸比萨一份', agreement: '会员协议' },
-  en: { levels: ['Classic', 'Silver', 'Gold', 'Diamond'], earn: (n) => ['Points', `${n} point(s) for every yuan paid`], birthday: ['Birthday treat', 'Free Mozzarella Cheese Sticks in your birthday month (a voucher, once a year, valid that month)'], delivery: ['Free delivery', 'Two free-delivery coupons every month for delivery orders, valid that month'], priority: ['Priority', 'Your orders are made first at the store'], treat: 'Given in your birthday month (March)', points: '500 points', drink: 'A cola', pizza: 'A 9-inch pizza', agreement: 'Member agreement' },
+  en: { levels: ['Classic', 'Silver', 'Gold', 'Diamond'], earn: (n) => ['Points', `${n} point${n === 1 ? '' : 's'} for every yuan paid`], birthday: ['Birthday treat', 'Free Mozzarella Cheese Sticks in your birthday month (a voucher, once a year, valid that month)'], delivery: ['Free delivery', 'Two free-delivery coupons every month for delivery orders, valid that month'], priority: ['Priority', 'Your orders are made first at the store'], treat: 'Given in your birthday month (March)', points: '500 points', drink: 'A cola', pizza: 'A 9-inch pizza', agreement: 'Member agreement' },
 };
 
 function fixtures(lang) {

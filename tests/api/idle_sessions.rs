@@ -60,10 +60,16 @@ async fn an_orders_actors_stop_after_the_configured_idle_and_start_again_when_ne
             .assert_ok();
     }
     let order = app
-        .get_auth(&format!("/api/v1/orders/{}", paid.order_no), Some(&paid.token))
+        .get_auth(
+            &format!("/api/v1/orders/{}", paid.order_no),
+            Some(&paid.token),
+        )
         .await;
     let order = order.assert_ok();
-    assert_eq!((order["state"].as_u64(), order["progress"].as_u64()), (Some(8), Some(50)));
+    assert_eq!(
+        (order["state"].as_u64(), order["progress"].as_u64()),
+        (Some(8), Some(50))
+    );
 
     // The sweep has dropped the stopped actors' entries: what is held is what runs.
     until(&app, |n| n == (0, 0, 0), Duration::from_secs(10)).await;

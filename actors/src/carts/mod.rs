@@ -8,6 +8,7 @@ mod session;
 
 pub use session::{CartSession, Checkout, CheckoutDone, IdempotentAnswer, Update};
 
+use crate::actor_registry::{ActorRegistry, IDLE};
 use crate::bus::Bus;
 use crate::clock::Clock;
 use crate::db::carts::{CartRepo, StoredCart};
@@ -15,7 +16,6 @@ use crate::db::orders::OrderRepo;
 use crate::db::DbError;
 use crate::domain::cart::{Cart, CartError};
 use actix::{Actor, Addr, ArbiterHandle};
-use crate::actor_registry::{ActorRegistry, IDLE};
 use std::sync::Arc;
 use std::time::Duration;
 

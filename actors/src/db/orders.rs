@@ -82,7 +82,10 @@ impl OrderRepo {
 
     /// What decides a payment's fate: the order's state and the payment that keeps its money
     /// (one row, no lines: the payment sessions ask this on every settlement).
-    pub async fn settlement(&self, order_no: &str) -> Result<Option<(u8, Option<String>)>, DbError> {
+    pub async fn settlement(
+        &self,
+        order_no: &str,
+    ) -> Result<Option<(u8, Option<String>)>, DbError> {
         let row = sqlx::query("SELECT state, paid_by FROM orders WHERE order_no = $1")
             .bind(order_no)
             .fetch_optional(self.db.pool())

@@ -9,6 +9,7 @@ pub mod view;
 
 pub use session::{Move, MoveDone, OrderSession};
 
+use crate::actor_registry::{ActorRegistry, IDLE};
 use crate::bus::Bus;
 use crate::clock::Clock;
 use crate::db::orders::OrderRepo;
@@ -16,7 +17,6 @@ use crate::db::DbError;
 use crate::domain::ordering::order_machine::{Actor as Mover, Command, MoveError};
 use crate::stores::LiveStores;
 use actix::{Actor, Addr, ArbiterHandle};
-use crate::actor_registry::{ActorRegistry, IDLE};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 

@@ -44,6 +44,7 @@ pub use expiry::CloseReason;
 pub use session::PaymentSession;
 pub use settle::{refund_id, Outcome};
 
+use crate::actor_registry::{ActorRegistry, IDLE};
 use crate::clock::Clock;
 use crate::db::payments::{PaymentRepo, PaymentRow};
 use crate::db::DbError;
@@ -52,7 +53,6 @@ use crate::orders::{OrderFailure, OrderRegistry};
 use crate::providers::payment::{NotifyStatus, PaymentError, PaymentProvider};
 use actix::{Actor, Addr, ArbiterHandle, Handler, Message};
 use session::{Deadline, Due, Notify, Query};
-use crate::actor_registry::{ActorRegistry, IDLE};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -249,9 +249,8 @@ impl PaymentService {
     /// its timer from `row` instead of reading it back.
     fn start_knowing(&self, row: &PaymentRow) {
         self.sessions.get_or_start(&row.payment_id, || {
-            let session =
-                PaymentSession::new(row.payment_id.clone(), self.core.clone(), self.idle)
-                    .knowing(row.state, row.expires_at);
+            let session = PaymentSession::new(row.payment_id.clone(), self.core.clone(), self.idle)
+                .knowing(row.state, row.expires_at);
             PaymentSession::start_in_arbiter(&self.arbiter, |_| session)
         });
     }

@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPayment, fillCart, makeMember, phoneNumber, register, sandboxPay, submitCart } from '../lib/api.mjs';
+import { call, createPayment, fillCart, makeMember, phoneNumber, register, sandboxPay, submitCart } from '../lib/api.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The app's own Socket.IO client (frontend/node_modules): the one the tablet uses.
@@ -62,12 +62,14 @@ const tabletEvent = (orderNo) =>
     ? Promise.resolve(arrived.get(orderNo))
     : new Promise((resolve) => waiting.set(orderNo, resolve));
 
-// The customers, on their node. With LOYALTY=1 each is a club member with points and a coupon
-// for every order (the member's ¥30 off ¥150, chosen by the cart), and every order spends
-// both: two pizzas to reach the coupon's threshold, POINTS points (100) off. The points are
-// held at submit and captured at payment, the coupon locked at submit and used at payment.
+// The customers, on their node. With LOYALTY=1 each is a club member with points and a few
+// coupons (the member's ¥30 off ¥150, chosen by the cart), topped up by the chain as they are
+// used, as a real member holds a handful rather than hundreds; every order spends both: two
+// pizzas to reach the coupon's threshold, POINTS points (100) off. The points are held at
+// submit and captured at payment, the coupon locked at submit and used at payment.
 const loyalty = process.env.LOYALTY === '1';
 const spendPoints = Number(process.env.POINTS ?? 100);
+const COUPONS_HELD = 5;
 const tokens = [];
 for (let i = 0; i < users; i++) {
   const phone = phoneNumber(run, 100 + i);
@@ -76,17 +78,27 @@ for (let i = 0; i < users; i++) {
     await makeMember(customerBase, token, phone, process.env.OPS_TOKEN, {
       points: 10_000_000,
       template: 'CP_MEMBER_150_30',
-      coupons: 400,
+      coupons: COUPONS_HELD,
     });
   }
-  tokens.push(token);
+  tokens.push({ token, phone, coupons: COUPONS_HELD, topUps: 0 });
 }
 
 /** Cart and submit; answers { orderNo, submitMs }. */
-async function placeOrder(token, key) {
+async function placeOrder(customer, key) {
+  const { token } = customer;
+  if (loyalty && customer.coupons < 2) {
+    const count = COUPONS_HELD - customer.coupons;
+    await call(customerBase, 'POST', '/chain/coupons/issue', {
+      token: process.env.OPS_TOKEN,
+      body: { templateCode: 'CP_MEMBER_150_30', cellPhone: customer.phone, count, requestId: `bench-top-${customer.phone}-${customer.topUps++}` },
+    });
+    customer.coupons += count;
+  }
   const cart = await fillCart(customerBase, token, { pizzas: loyalty ? 2 : 1 });
   if (!loyalty) return submitCart(customerBase, token, key, cart);
   if (!(cart.osCoupons?.length > 0)) throw new Error(`the cart chose no coupon: ${JSON.stringify(cart.osCoupons)}`);
+  customer.coupons--;
   return submitCart(customerBase, token, key, cart, { points: spendPoints });
 }
 
@@ -101,10 +113,11 @@ let paid = 0;
 let errors = 0;
 let lastError = '';
 
-async function customer(token, i) {
+async function customer(who, i) {
+  const { token } = who;
   for (let n = 0; performance.now() < end; n++) {
     try {
-      const { orderNo, submitMs } = await placeOrder(token, `e2e-${run}-${i}-${n}`);
+      const { orderNo, submitMs } = await placeOrder(who, `e2e-${run}-${i}-${n}`);
       const paymentId = await createPayment(customerBase, token, orderNo, `e2e-pay-${run}-${i}-${n}`);
       const pressed = performance.now();
       const counted = pressed >= measureFrom && pressed < end;
