@@ -108,7 +108,24 @@ pub async fn render(
     owner: &CartOwner,
     stored: &StoredCart,
 ) -> ApiResult<CartDto> {
-    let board = cart_board(state, snapshot, &stored.cart).await?;
+    render_on(state, ctx, snapshot, owner, stored, None).await
+}
+
+/// [`render`] with the board of the cart's store as the handler just read it, if it did (a
+/// board of another store is read again).
+pub async fn render_on(
+    state: &AppState,
+    ctx: &Ctx,
+    snapshot: &Snapshot,
+    owner: &CartOwner,
+    stored: &StoredCart,
+    read: Option<(Store, StoreLive)>,
+) -> ApiResult<CartDto> {
+    let wanted = cart_store(snapshot, &stored.cart).store_code;
+    let board = match read {
+        Some(board) if board.0.store_code == wanted => board,
+        _ => cart_board(state, snapshot, &stored.cart).await?,
+    };
     let held = held_coupons(state, ctx, owner).await?;
     let mut dto = render_with(state, ctx, snapshot, owner, stored, &board, held.as_ref());
     dto.points_deduction = points_deduction(state, owner, dto.order_amount).await?;
@@ -187,22 +204,22 @@ pub async fn update_and_render(
     owner: &CartOwner,
     mutation: Mutation,
 ) -> ApiResult<Reply<CartDto>> {
-    update_and_render_from(state, ctx, owner, None, mutation).await
+    update_and_render_from(state, ctx, owner, (None, None), mutation).await
 }
 
-/// [`update_and_render`] from the cart as the handler just read it.
+/// [`update_and_render`] from the cart and its store's board as the handler just read them.
 pub async fn update_and_render_from(
     state: &AppState,
     ctx: &Ctx,
     owner: &CartOwner,
-    read: Option<StoredCart>,
+    (cart, board): (Option<StoredCart>, Option<(Store, StoreLive)>),
     mutation: Mutation,
 ) -> ApiResult<Reply<CartDto>> {
-    let stored = state.carts.update_from(&owner.key, read, mutation).await?;
+    let stored = state.carts.update_from(&owner.key, cart, mutation).await?;
     let snapshot = state.catalogue.get().await;
     Ok(reply(
         owner,
-        render(state, ctx, &snapshot, owner, &stored).await?,
+        render_on(state, ctx, &snapshot, owner, &stored, board).await?,
     ))
 }
 
@@ -317,15 +334,16 @@ pub async fn add_items(
         None => cart_store(&snapshot, &current.cart).store_code,
     };
     // The store and its live state (the sold-out list) in one read of its board.
-    let (store, live) = orderable_board(&state, &snapshot, &store_code).await?;
+    let board = orderable_board(&state, &snapshot, &store_code).await?;
+    let (store, live) = (&board.0, &board.1);
     let order_type = order_type_for_add(
         body.service_method,
         &store.service_methods,
         current.cart.order_type,
     )?;
-    check_store_takes(&store, &current.cart, order_type, state.clock.now_ms())?;
+    check_store_takes(store, &current.cart, order_type, state.clock.now_ms())?;
     let at = cart_time(&current.cart, state.clock.now_ms());
-    let sold_out = live.sold_out;
+    let sold_out = &live.sold_out;
     let rules = RuleContext {
         at: china_time(at),
         store_code: &store.store_code,
@@ -337,7 +355,7 @@ pub async fn add_items(
         lines.push(check_item(&snapshot, &rules, &sold_out, item)?);
     }
     let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
-    update_and_render_from(&state, &ctx, &owner, Some(current), mutation).await
+    update_and_render_from(&state, &ctx, &owner, (Some(current), Some(board)), mutation).await
 }
 
 /// A store its staff closed (休息中) takes no items (`adding::store_takes_items`), saying why

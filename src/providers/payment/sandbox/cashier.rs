@@ -2,6 +2,7 @@
 //! the payer's choice there ([`SandboxPayments::settle`]: the trade marked once, its signed
 //! notify started) and where the browser goes next ([`return_url_for`]).
 
+use super::delivery::FirstAttempt;
 use super::ledger::TradeState;
 use super::{lock, SandboxPayments};
 use actors::db::DbError;
@@ -152,9 +153,10 @@ impl SandboxPayments {
                     .delays
                     .first()
                     .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0));
+            let body = encode_form(&params);
             if self
                 .ledger
-                .settle(payment_id, outcome, now, &encode_form(&params), first_at)
+                .settle(payment_id, outcome, now, &body, first_at)
                 .await?
             {
                 tracing::info!(
@@ -165,7 +167,12 @@ impl SandboxPayments {
                 if std::mem::take(&mut lock(&self.faults).lose_notify) {
                     self.ledger.give_up(payment_id, 0).await?;
                 } else {
-                    self.sender.spawn(payment_id);
+                    let first = FirstAttempt {
+                        notify_url: trade.notify_url.clone(),
+                        body,
+                        at: first_at,
+                    };
+                    self.sender.spawn_from(payment_id, Some(first));
                 }
                 return Ok(back);
             }

@@ -19,6 +19,14 @@ pub const TAKE_OVER_AFTER_MS: i64 = 60_000;
 /// How often a node looks for such notifies.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
+/// A notify's first attempt as its settlement wrote it to the ledger.
+pub struct FirstAttempt {
+    pub notify_url: String,
+    pub body: String,
+    /// When it is due (epoch ms).
+    pub at: i64,
+}
+
 #[derive(Clone)]
 pub struct Sender {
     pub(super) ledger: Ledger,
@@ -42,6 +50,12 @@ impl Sender {
     /// Sends the notify of `payment_id` in the background (on the current Tokio runtime),
     /// unless this process is sending it already.
     pub fn spawn(&self, payment_id: &str) {
+        self.spawn_from(payment_id, None);
+    }
+
+    /// [`spawn`](Self::spawn) for a notify just settled: its first attempt is sent from what
+    /// the settlement wrote (`first`) rather than read back from the ledger.
+    pub fn spawn_from(&self, payment_id: &str, first: Option<FirstAttempt>) {
         if !lock(&self.running).insert(payment_id.to_owned()) {
             return;
         }
@@ -56,7 +70,7 @@ impl Sender {
         let sender = self.clone();
         let id = payment_id.to_owned();
         runtime.spawn(async move {
-            if let Err(e) = sender.run(&id).await {
+            if let Err(e) = sender.run(&id, first).await {
                 // Left as it is in the ledger: the sweep or the next start resumes it.
                 tracing::warn!(payment_id = %id, error = %e, "sandbox notify interrupted");
             }
@@ -95,26 +109,41 @@ impl Sender {
         }
     }
 
-    async fn run(&self, payment_id: &str) -> Result<(), actors::db::DbError> {
+    async fn run(
+        &self,
+        payment_id: &str,
+        first: Option<FirstAttempt>,
+    ) -> Result<(), actors::db::DbError> {
         let total = u32::try_from(self.delays.len()).unwrap_or(u32::MAX);
+        let mut first = first;
         loop {
-            let Some(trade) = self.ledger.get(payment_id).await? else {
-                return Ok(());
-            };
-            if trade.notify_state != Some(NotifyState::Sending) {
-                return Ok(());
-            }
-            let (Some(body), done) = (trade.notify_body.clone(), trade.notify_attempts) else {
-                return Ok(());
+            // What the ledger says is to send now; the claim below is what makes it ours, so
+            // a settlement's own account of it is as good as a read.
+            let (notify_url, body, done, next_at) = match first.take() {
+                Some(f) => (f.notify_url, f.body, 0, Some(f.at)),
+                None => {
+                    let Some(trade) = self.ledger.get(payment_id).await? else {
+                        return Ok(());
+                    };
+                    if trade.notify_state != Some(NotifyState::Sending) {
+                        return Ok(());
+                    }
+                    let Some(body) = trade.notify_body.clone() else {
+                        return Ok(());
+                    };
+                    (
+                        trade.notify_url,
+                        body,
+                        trade.notify_attempts,
+                        trade.notify_next_at,
+                    )
+                }
             };
             if done >= total {
                 // Every attempt was claimed and the last answer never recorded.
                 return self.ledger.give_up(payment_id, done).await;
             }
-            let wait = trade
-                .notify_next_at
-                .map_or(0, |at| at - self.clock.now_ms())
-                .max(0);
+            let wait = next_at.map_or(0, |at| at - self.clock.now_ms()).max(0);
             tokio::time::sleep(Duration::from_millis(u64::try_from(wait).unwrap_or(0))).await;
             let now = self.clock.now_ms();
             // When the attempt after this one is due; after the last, when its answer is.
@@ -130,7 +159,7 @@ impl Sender {
             let attempt = done + 1;
             // Claimed here, so counted once across nodes; every attempt after the first is a retry.
             metrics::counter!("payment_notify_retries_total").increment(u64::from(attempt > 1));
-            let (acked, answer) = self.post(&trade.notify_url, body).await;
+            let (acked, answer) = self.post(&notify_url, body).await;
             let last = attempt == total;
             let outcome = if acked {
                 Some(NotifyState::Delivered)
@@ -142,7 +171,7 @@ impl Sender {
             self.ledger
                 .record_answer(payment_id, attempt, &answer, outcome)
                 .await?;
-            let url = &trade.notify_url;
+            let url = &notify_url;
             if acked {
                 tracing::info!(payment_id, attempt, "sandbox notify acknowledged");
                 return Ok(());
