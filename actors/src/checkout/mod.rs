@@ -245,8 +245,15 @@ impl CheckoutService {
                 Ok::<_, CheckoutError>(order::Priced::new(&shown, parts))
             },
         )?;
+        // The member, read once: whether points may be spent, and their level's privileges.
+        let holder = self.loyalty.privileges().holder(order.user_id).await?;
         let (points, points_amount) = self
-            .points_for(order.user_id, order.points, priced_order.amounts.total)
+            .points_for(
+                holder.is_some(),
+                order.user_id,
+                order.points,
+                priced_order.amounts.total,
+            )
             .await?;
         let agree = rules::amounts_agree(
             &order.client,
@@ -280,7 +287,7 @@ impl CheckoutService {
         let priority = self
             .loyalty
             .privileges()
-            .made_first_now(order.user_id)
+            .made_first_for(holder.as_ref())
             .await?;
         let order_no = OrderNumbers::new(self.db.clone()).next(now).await?;
         let new_order = order::new_order(order::Parts {
@@ -442,6 +449,7 @@ impl CheckoutService {
     /// member's available points (the hold in the order's transaction is the real guard).
     async fn points_for(
         &self,
+        member: bool,
         user_id: i64,
         requested: i64,
         total: Fen,
@@ -454,7 +462,7 @@ impl CheckoutService {
                 DeductionError::Negative,
             )));
         }
-        if self.loyalty.members().member(user_id).await?.is_none() {
+        if !member {
             return Err(CheckoutError::Points(PointsRefusal::NotMember));
         }
         let available = self.loyalty.points().account(user_id).await?.available;

@@ -95,19 +95,10 @@ impl OrderRepo {
     }
 
     pub async fn find(&self, order_no: &str) -> Result<Option<OrderRow>, DbError> {
-        let row = sqlx::query(
-            "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
-             is_book, order_time, product_amount, discount_amount, delivery_fee, order_amount, \
-             paid_amount, paid_by, doc, seq, version, created_at, updated_at FROM orders \
-             WHERE order_no = $1",
-        )
-        .bind(order_no)
-        .fetch_optional(self.db.pool())
-        .await?;
-        let Some(row) = row else {
+        let Some(mut order) = self.find_head(order_no).await? else {
             return Ok(None);
         };
-        let lines = sqlx::query(
+        order.lines = sqlx::query(
             "SELECT product_code, quantity, unit_price, count_price, discount, doc \
              FROM order_lines WHERE order_no = $1 ORDER BY line_no",
         )
@@ -126,6 +117,24 @@ impl OrderRepo {
             })
         })
         .collect::<Result<Vec<_>, DbError>>()?;
+        Ok(Some(order))
+    }
+
+    /// The order's own row without its lines (`lines` is left empty): for the payment
+    /// service, which decides on amounts and states only and never reads the lines.
+    pub async fn find_head(&self, order_no: &str) -> Result<Option<OrderRow>, DbError> {
+        let row = sqlx::query(
+            "SELECT id, order_no, user_id, store_code, order_type, state, progress, payment_type, \
+             is_book, order_time, product_amount, discount_amount, delivery_fee, order_amount, \
+             paid_amount, paid_by, doc, seq, version, created_at, updated_at FROM orders \
+             WHERE order_no = $1",
+        )
+        .bind(order_no)
+        .fetch_optional(self.db.pool())
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
         Ok(Some(OrderRow {
             id: row.try_get("id")?,
             order_no: row.try_get("order_no")?,
@@ -144,7 +153,7 @@ impl OrderRepo {
             paid_amount: Fen(row.try_get("paid_amount")?),
             paid_by: row.try_get("paid_by")?,
             doc: serde_json::from_str(&row.try_get::<String, _>("doc")?)?,
-            lines,
+            lines: Vec::new(),
             seq: row.try_get("seq")?,
             version: row.try_get("version")?,
             created_at: row.try_get("created_at")?,

@@ -90,7 +90,7 @@ impl PaymentService {
                         _ if reuses_missed < REUSE_ROUNDS => {
                             reuses_missed += 1;
                             order = OrderRepo::new(self.repo().db().clone())
-                                .find(&order.order_no)
+                                .find_head(&order.order_no)
                                 .await?
                                 .ok_or(PayFailure::NotPayable)?;
                         }

@@ -189,7 +189,7 @@ async fn pay(
     let order_no = params::code("orderNo", &body.order_no)?;
     let orders = OrderRepo::new(state.db.clone());
     let order = orders
-        .find(&order_no)
+        .find_head(&order_no)
         .await?
         .filter(|o| o.user_id == user_id)
         .ok_or_else(|| ApiError::not_found("订单不存在", "No such order"))?;
