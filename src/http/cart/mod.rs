@@ -352,7 +352,7 @@ pub async fn add_items(
     };
     let mut lines = Vec::new();
     for item in body.items {
-        lines.push(check_item(&snapshot, &rules, &sold_out, item)?);
+        lines.push(check_item(&snapshot, &rules, sold_out, item)?);
     }
     let mutation = add_lines(store_code, order_type, lines, state.clock.now_ms());
     update_and_render_from(&state, &ctx, &owner, (Some(current), Some(board)), mutation).await
