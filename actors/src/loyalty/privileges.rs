@@ -170,19 +170,13 @@ impl Privileges {
         Ok(made)
     }
 
-    /// Whether an order the member submits now is made first (their level's privileges now;
-    /// the order keeps the answer).
-    pub async fn made_first_now(&self, user_id: i64) -> Result<bool, DbError> {
-        let holder = self.holder(user_id).await?;
-        self.made_first_for(holder.as_ref()).await
-    }
-
     /// The member as the privileges see them (None: not a member, or the account is closed).
     pub async fn holder(&self, user_id: i64) -> Result<Option<Holder>, DbError> {
         self.repo().holder(user_id).await
     }
 
-    /// [`made_first_now`](Self::made_first_now) for a holder the caller has read.
+    /// Whether an order the member (as [`holder`](Self::holder) read them) submits now is
+    /// made first: their level's privileges now; the order keeps the answer.
     pub async fn made_first_for(&self, holder: Option<&Holder>) -> Result<bool, DbError> {
         let Some(holder) = holder else {
             return Ok(false);
